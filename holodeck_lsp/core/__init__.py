@@ -1,0 +1,1 @@
+"""Validation core: text in, diagnostics out. No editor or CLI libraries here."""

@@ -1,0 +1,133 @@
+"""Apply the project and user `config.yaml` to an agent, as HoloDeck does before it validates.
+
+Named providers fill the agent's `model` (and `evaluations.model`) keys it does not set,
+named vector stores resolve a vectorstore tool's string `database:`, `mcp_servers` join
+the tools, and `deployment` is deep-merged under the agent's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from holodeck_lsp.core.reporter import SourceDoc
+from holodeck_lsp.models.project_config import GlobalConfig
+
+_PROVIDER_ALIASES = {"postgresql": "postgres"}
+
+
+@dataclass
+class ConfigFile:
+    path: Path
+    doc: SourceDoc
+    data: dict[str, Any]
+    broken: bool
+
+
+def find_config(folder: Path) -> Path | None:
+    """`config.yml` wins over `config.yaml` when both exist."""
+    for name in ("config.yml", "config.yaml"):
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> None:
+    """Merge ``override`` into ``base`` in place; nested mappings merge, the rest replaces."""
+    for key, value in override.items():
+        if isinstance(base.get(key), dict) and isinstance(value, dict):
+            deep_merge(base[key], value)
+        else:
+            base[key] = value
+
+
+def _combined(configs: list[ConfigFile]) -> GlobalConfig | None:
+    models = []
+    for config in configs:
+        if not config.data:
+            continue
+        try:
+            models.append(GlobalConfig.model_validate(config.data))
+        except ValidationError:
+            continue
+    if not models:
+        return None
+    if len(models) == 1:
+        return models[0]
+    # Both exist: the loader merges full dumps (None values included), project over user.
+    base = models[0].model_dump()
+    deep_merge(base, models[1].model_dump())
+    return GlobalConfig.model_validate(base)
+
+
+def _fill_model(model: dict[str, Any], providers: dict[str, Any]) -> None:
+    key = model.get("provider")
+    if not key:
+        return
+    entry = providers.get(key)
+    if entry is None:
+        entry = next((p for p in providers.values() if _provider_value(p) == key), None)
+    if entry is None:
+        return
+    for name, value in entry.model_dump(exclude_unset=True).items():
+        model.setdefault(name, value)
+
+
+def _provider_value(entry: Any) -> Any:
+    value = getattr(entry, "provider", None)
+    return getattr(value, "value", value)
+
+
+def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> None:
+    """Apply the merged config files to the agent data in place."""
+    merged = _combined(configs)
+    if merged is None or not agent:
+        return
+    providers = merged.providers or {}
+    if isinstance(agent.get("model"), dict) and providers:
+        _fill_model(agent["model"], providers)
+        evaluations = agent.get("evaluations")
+        if isinstance(evaluations, dict) and isinstance(evaluations.get("model"), dict):
+            _fill_model(evaluations["model"], providers)
+    tools = agent.get("tools")
+    if merged.vectorstores and isinstance(tools, list):
+        for tool in tools:
+            if isinstance(tool, dict) and tool.get("type") == "vectorstore":
+                database = tool.get("database")
+                if isinstance(database, str):
+                    store = merged.vectorstores.get(database)
+                    tool["database"] = None if store is None else _database(store)
+    if merged.mcp_servers:
+        if not isinstance(agent.get("tools"), list):
+            agent["tools"] = []
+        names = {t.get("name") for t in agent["tools"] if isinstance(t, dict)}
+        for server in merged.mcp_servers:
+            if server.name not in names:
+                agent["tools"].append(
+                    server.model_dump(exclude_unset=True, exclude_none=True, mode="json")
+                )
+    if merged.deployment is not None:
+        shared = merged.deployment.model_dump(exclude_unset=True)
+        if "deployment" not in agent:
+            agent["deployment"] = shared
+        elif isinstance(agent["deployment"], dict):
+            deep_merge(shared, agent["deployment"])
+            agent["deployment"] = shared
+
+
+def _database(store: Any) -> dict[str, Any]:
+    from holodeck_lsp.models.tools import DatabaseConfig
+
+    fields: dict[str, Any] = {
+        "provider": _PROVIDER_ALIASES.get(store.provider.lower(), store.provider),
+        "connection_string": store.connection_string,
+    }
+    fields.update(store.options or {})
+    try:
+        return DatabaseConfig.model_validate(fields).model_dump()
+    except ValidationError:
+        return fields

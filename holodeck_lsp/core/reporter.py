@@ -1,0 +1,142 @@
+"""Turn (logical path, rule, message) into positioned diagnostics in the right file.
+
+An agent's data is *logical*: test cases may come from a `test_cases_file`, values
+from the project config. A router maps each logical path to the document and path it
+was written at; positions then come from that document's source map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from holodeck_lsp.core.codes import rule
+from holodeck_lsp.core.diagnostics import Diagnostic, Range, RelatedInformation, Severity
+from holodeck_lsp.core.scalar_positions import value_position
+from holodeck_lsp.core.source_map import NodeInfo, Path, SourceMap, Span
+
+Part = Literal["value", "key", "anchor"]
+
+
+@dataclass
+class SourceDoc:
+    """One file as loaded: its text lines, data and source map."""
+
+    file: str
+    lines: list[str]
+    data: Any
+    source_map: SourceMap
+
+    def line_end(self, line: int) -> int:
+        return len(self.lines[line].rstrip("\r")) if 0 <= line < len(self.lines) else 0
+
+
+Router = Callable[[Path], tuple[SourceDoc, Path]]
+
+
+def format_path(path: Path) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and part.isidentifier():
+            out += f".{part}" if out else part
+        else:
+            out += f"[{part!r}]"
+    return out
+
+
+def value_at(data: Any, path: Path) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def test_case_label(data: Any, path: Path) -> str | None:
+    """`test case "name"` for a path inside a test case (the index is in the path)."""
+    if len(path) >= 2 and path[0] == "test_cases" and isinstance(path[1], int):
+        name = value_at(data, path[:2] + ("name",))
+        if isinstance(name, str) and name.strip():
+            return f'test case "{name}"'
+    return None
+
+
+def _anchor(doc: SourceDoc, info: NodeInfo) -> Span:
+    if info.key is not None:
+        return info.key
+    v = info.value
+    end_col = doc.line_end(v.line) if v.end_line > v.line else v.end_col
+    return Span(v.line, v.col, v.line, max(end_col, v.col))
+
+
+def _to_range(span: Span) -> Range:
+    return Range.of(span.line, span.col, span.end_line, span.end_col)
+
+
+@dataclass
+class Reporter:
+    """Collects diagnostics, per file, for one validation."""
+
+    logical: Any
+    route: Router
+    by_file: dict[str, list[Diagnostic]] = field(default_factory=dict)
+
+    def span_for(
+        self, path: Path, part: Part = "value", char: int | None = None
+    ) -> tuple[SourceDoc, Span]:
+        doc, physical = self.route(path)
+        found = doc.source_map.nearest(physical)
+        if found is None:
+            return doc, Span(0, 0, 0, doc.line_end(0))
+        found_path, info = found
+        if found_path != physical or part == "anchor":
+            return doc, _anchor(doc, info)
+        if part == "key" and info.key is not None:
+            return doc, info.key
+        if char is not None and info.kind == "scalar":
+            value = value_at(doc.data, physical)
+            if isinstance(value, str):
+                spot = value_position(doc.lines, info.value, info.style, value, char)
+                if spot is not None:
+                    return doc, spot
+        return doc, info.value
+
+    def emit(
+        self,
+        path: Path,
+        code: str,
+        message: str,
+        *,
+        part: Part = "value",
+        char: int | None = None,
+        data: dict[str, Any] | None = None,
+        related: tuple[RelatedInformation, ...] = (),
+        severity: Severity | None = None,
+    ) -> None:
+        doc, span = self.span_for(path, part, char)
+        shown = format_path(path)
+        label = test_case_label(self.logical, path)
+        where = f"{label}: {shown}" if label else shown
+        text = f"{message} ({where})" if where else message
+        diagnostic = Diagnostic(
+            _to_range(span), severity or rule(code).severity, code, text, shown, related, data
+        )
+        self.by_file.setdefault(doc.file, []).append(diagnostic)
+
+    def emit_span(self, doc: SourceDoc, span: Span, code: str, message: str,
+                  path: Path = (), data: dict[str, Any] | None = None,
+                  related: tuple[RelatedInformation, ...] = ()) -> None:
+        """A diagnostic at a known place (YAML problems, which precede any path)."""
+        shown = format_path(path)
+        text = f"{message} ({shown})" if shown else message
+        self.by_file.setdefault(doc.file, []).append(
+            Diagnostic(_to_range(span), rule(code).severity, code, text, shown, related, data)
+        )
+
+
+def related_at(doc: SourceDoc, span: Span, message: str) -> RelatedInformation:
+    return RelatedInformation(doc.file, _to_range(span), message)

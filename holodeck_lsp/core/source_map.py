@@ -1,0 +1,67 @@
+"""Where each key and value of a YAML document stands in its text.
+
+A path is the tuple of mapping keys and list indices from the root, e.g.
+``("test_cases", 3, "turns", 2, "input")``. Positions are 0-based, in code points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Path = tuple[Any, ...]
+NodeKind = Literal["scalar", "sequence", "mapping"]
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def contains(self, line: int, col: int) -> bool:
+        return (self.line, self.col) <= (line, col) <= (self.end_line, self.end_col)
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    key: Span | None  # the key that introduces this value, if it is a mapping value
+    value: Span
+    kind: NodeKind
+    style: str | None  # scalar style: None (plain), "'", '"', "|", ">"
+
+
+class SourceMap:
+    """Path -> node positions, with lookups that tolerate paths the YAML does not have."""
+
+    def __init__(self, nodes: dict[Path, NodeInfo]) -> None:
+        self._nodes = nodes
+
+    def __contains__(self, path: Path) -> bool:
+        return path in self._nodes
+
+    def get(self, path: Path) -> NodeInfo | None:
+        return self._nodes.get(path)
+
+    def paths(self) -> list[Path]:
+        return list(self._nodes)
+
+    def nearest(self, path: Path) -> tuple[Path, NodeInfo] | None:
+        """The node at ``path``, else at its longest prefix that exists."""
+        for end in range(len(path), -1, -1):
+            info = self._nodes.get(path[:end])
+            if info is not None:
+                return path[:end], info
+        return None
+
+    def path_at(self, line: int, col: int) -> Path | None:
+        """The deepest path whose key or value contains the position."""
+        best: Path | None = None
+        for path, info in self._nodes.items():
+            hit = info.value.contains(line, col) or (
+                info.key is not None and info.key.contains(line, col)
+            )
+            if hit and (best is None or len(path) > len(best)):
+                best = path
+        return best

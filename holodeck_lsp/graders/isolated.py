@@ -1,0 +1,57 @@
+"""Opt-in: import a grader for real, in a child process with a time limit.
+
+Importing runs the user's module code; doing it in a child keeps a hanging or
+crashing module from taking the editor's server (or `check`) down with it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_PROBE = r"""
+import importlib, json, sys
+sys.path[:] = json.loads(sys.argv[1]) + [p for p in sys.path if p]
+module, _, name = sys.argv[2].partition(":")
+try:
+    obj = getattr(importlib.import_module(module), name)
+except AttributeError as exc:
+    print(json.dumps({"status": "attr-missing", "message": f"{type(exc).__name__}: {exc}"}))
+except BaseException as exc:
+    print(json.dumps({"status": "import-failed", "message": f"{type(exc).__name__}: {exc}"}))
+else:
+    print(json.dumps({"status": "ok" if callable(obj) else "not-callable",
+                      "message": type(obj).__name__}))
+"""
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    status: str  # ok | attr-missing | import-failed | not-callable | timeout
+    message: str
+
+
+def import_grader(
+    spec: str, first_on_path: list[Path], timeout: float = 10.0, python: str | None = None
+) -> ImportOutcome:
+    """Import ``spec`` in a fresh interpreter and report what happened."""
+    command = [python or sys.executable, "-c", _PROBE,
+               json.dumps([str(p) for p in first_on_path]), spec]
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            cwd=str(first_on_path[0]) if first_on_path else None,
+        )
+    except subprocess.TimeoutExpired:
+        return ImportOutcome("timeout", f"importing the grader took longer than {timeout:g} s")
+    except OSError as exc:
+        return ImportOutcome("import-failed", f"could not start Python: {exc}")
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return ImportOutcome("import-failed", f"the import crashed the interpreter: {tail}")
+    result = json.loads(lines[-1])
+    return ImportOutcome(str(result["status"]), str(result["message"]))
