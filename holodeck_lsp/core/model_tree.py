@@ -79,6 +79,19 @@ def models_in(tp: Any) -> list[type[BaseModel]]:
     return out
 
 
+def is_union_tag(tp: Any, segment: Any) -> bool:
+    """Whether ``segment`` names a member of the union ``tp`` (a tag in an error loc)."""
+    base = unwrap(tp)
+    if get_origin(base) not in _UNION_TYPES or not isinstance(segment, str):
+        return False
+    return any(segment in _tag_of(member) for member in get_args(base))
+
+
+def step_type(tp: Any, segment: Any) -> Any | None:
+    """The type one key, index or union tag below ``tp``."""
+    return _step(tp, segment)
+
+
 def _step(tp: Any, segment: Any) -> Any | None:
     members = (
         [tp] if get_origin(unwrap(tp)) not in _UNION_TYPES else [m for m in get_args(unwrap(tp))]

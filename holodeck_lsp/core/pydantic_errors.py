@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from holodeck_lsp.core.model_tree import keys_at
+from holodeck_lsp.core.model_tree import is_union_tag, keys_at, step_type
 from holodeck_lsp.core.reporter import Reporter, value_at
 from holodeck_lsp.core.source_map import Path
 from holodeck_lsp.models import errors as E
@@ -69,11 +69,20 @@ def _describe(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def _yaml_path(data: Any, loc: tuple[Any, ...]) -> tuple[Path, Any]:
-    """(path in the data, the segment that names a missing key or None)."""
+def _yaml_path(root: type[BaseModel], data: Any, loc: tuple[Any, ...]) -> tuple[Path, Any]:
+    """(path in the data, the segment that names a missing key or None).
+
+    The model type is walked alongside, so a union tag that happens to equal a key of
+    the data (a function tool's tag `function` and its `function:` key) is still skipped.
+    """
     path: list[Any] = []
     cur = data
+    tp: Any = root
     for i, seg in enumerate(loc):
+        if tp is not None and is_union_tag(tp, seg):
+            tp = step_type(tp, seg)
+            continue
+        tp = step_type(tp, seg) if tp is not None else None
         if isinstance(cur, dict) and seg in cur:
             cur = cur[seg]
             path.append(seg)
@@ -108,7 +117,7 @@ def report_validation_error(
     type_errors: dict[Path, list[dict[str, Any]]] = defaultdict(list)
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
-        path, missing = _yaml_path(data, loc)
+        path, missing = _yaml_path(root, data, loc)
         value = value_at(data, path)
         if error["type"] != "missing":
             missing = None  # an unmatched last segment is a union tag, not a key
@@ -135,7 +144,7 @@ def _report_type(
         doc, span = reporter.span_for(prefix + path)
         source = doc.lines[span.line][span.col : span.end_col] if span.line == span.end_line else ""
         if source:
-            message += f"; YAML reads the unquoted {source} as {_describe(value)}: quote it"
+            message += f" (unquoted in YAML); quote it: \"{source}\""
             hint = {"quote": source}
     elif len(errors) == 1 and errors[0]["type"] in ("int_parsing", "float_parsing", "bool_parsing"):
         message = f"expected {wanted[0]}, got {_describe(value)}"

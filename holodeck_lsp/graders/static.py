@@ -118,8 +118,8 @@ def resolve_grader(spec: str, search_path: list[Path]) -> Resolution:
     module, _, name = spec.partition(":")
     located = find_module(module, search_path)
     if located is None:
-        roots = ", ".join(str(p) for p in search_path[:3])
-        return Resolution("module-missing", f"grader module {module!r} not found (searched {roots}, ...)")
+        where = f"next to the agent ({search_path[0]}) or on the Python path" if search_path else ""
+        return Resolution("module-missing", f"grader module {module!r} not found {where}")
     if located == "opaque":
         return Resolution("unknown")
     tree = _parse(located)

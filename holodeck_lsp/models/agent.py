@@ -111,7 +111,7 @@ class Agent(StrictModel):
                             ("tools", index, "name"),
                             fail(
                                 DUPLICATE_TOOL_NAMES,
-                                "tool name {name!r} is used {times} times; names must be unique",
+                                "tool name '{name}' is used {times} times; names must be unique",
                                 name=name,
                                 times=counts[name],
                             ),

@@ -30,9 +30,9 @@ MUTUALLY_EXCLUSIVE = "hl_mutually_exclusive"
 REQUIRES_ONE_OF = "hl_requires_one_of"
 
 
-def fail(kind: str, message: str, **context: Any) -> PydanticCustomError:
+def fail(error_type: str, message: str, /, **context: Any) -> PydanticCustomError:
     """Build the error a validator raises; ``message`` may use ``{name}`` context keys."""
-    return PydanticCustomError(kind, message, context or None)
+    return PydanticCustomError(error_type, message, context or None)
 
 
 def require_text(value: str | None, field: str) -> str | None:

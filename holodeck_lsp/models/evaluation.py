@@ -228,7 +228,7 @@ class CodeMetric(StrictModel):
         if not GRADER_RE.fullmatch(value):
             raise fail(
                 GRADER_FORMAT,
-                "grader must look like 'module.path:callable', got {grader!r}",
+                "grader must look like 'module.path:callable', got '{grader}'",
                 grader=value,
             )
         return value

@@ -89,7 +89,7 @@ def _check_matcher(value: Any) -> Any:
 def _check_count(value: Any) -> Any:
     # The loader checks isinstance(count, int): `true` passes (a bool is an int), 2.0 does not.
     if not isinstance(value, int) or value < 1:
-        raise fail(EXPECTED_TOOL_COUNT, "count must be an integer >= 1, got {got!r}", got=value)
+        raise fail(EXPECTED_TOOL_COUNT, "count must be an integer >= 1, got {got}", got=value)
     return value
 
 

@@ -1,0 +1,114 @@
+"""Validate a set of paths; results are data, printed by a reporter elsewhere."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from holodeck_lsp.check.files import DEFAULT_PATTERNS, looks_like_suite, matches_patterns, yaml_files
+from holodeck_lsp.core.diagnostics import Diagnostic, Severity
+from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
+
+
+@dataclass
+class FileResult:
+    file: str
+    diagnostics: list[Diagnostic]
+    text: str | None = None  # for source excerpts
+
+
+@dataclass
+class CheckResult:
+    files: list[FileResult] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def error_count(self) -> int:
+        return sum(d.severity == Severity.ERROR for f in self.files for d in f.diagnostics)
+
+
+@dataclass
+class CheckOptions:
+    context: ValidationContext
+    patterns: tuple[str, ...] = DEFAULT_PATTERNS
+
+
+def _scan_candidates(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
+    found = []
+    for path in yaml_files(folder):
+        if matches_patterns(path, patterns):
+            found.append(path)
+            continue
+        if path.name in ("config.yaml", "config.yml"):
+            continue  # reached through the agents next to it
+        try:
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        if looks_like_suite(data):
+            found.append(path)
+    return found
+
+
+def check_paths(
+    paths: list[Path], options: CheckOptions, stdin: tuple[str, str] | None = None
+) -> CheckResult:
+    """Validate files and folders (and stdin text under a given name)."""
+    result = CheckResult()
+    explicit: list[tuple[Path, Kind | None]] = []
+    scanned: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            scanned.extend(_scan_candidates(path, options.patterns))
+        elif path.is_file():
+            explicit.append((path, None))
+        else:
+            result.unreadable.append((str(path), "no such file or folder"))
+    # Agents first, so the test-case files they reference are validated through them.
+    scanned.sort(key=lambda p: not matches_patterns(p, options.patterns))
+    seen: dict[str, FileResult] = {}
+    reached: set[str] = set()
+
+    def run(path: Path, text: str) -> None:
+        validation = validate_text(text, path, options.context)
+        for file, diagnostics in validation.by_file.items():
+            if file in seen:
+                known = seen[file].diagnostics
+                known.extend(d for d in diagnostics if d not in known)
+            else:
+                side_text = text if file == str(path) else options.context.read(Path(file))
+                seen[file] = FileResult(file, list(diagnostics), side_text)
+        reached.update(validation.referenced)
+
+    if stdin is not None:
+        name, text = stdin
+        run(Path(name), text)
+    ordered = [p for p, _ in explicit] + [p for p in scanned if str(p) not in reached]
+    for path in ordered:
+        if str(path) in seen and path in scanned:
+            continue
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            result.unreadable.append((str(path), exc.strerror or str(exc)))
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            seen[str(path)] = FileResult(str(path), [_encoding_error(exc)], None)
+            continue
+        if str(path) in reached and path in scanned:
+            continue
+        run(path, text)
+    result.files = list(seen.values())
+    return result
+
+
+def _encoding_error(exc: UnicodeDecodeError) -> Diagnostic:
+    from holodeck_lsp.core.codes import rule
+    from holodeck_lsp.core.diagnostics import Range
+
+    return Diagnostic(Range.of(0, 0, 0, 0), rule("HL005").severity, "HL005",
+                      f"the file is not UTF-8 text (byte {exc.start}: {exc.reason})")

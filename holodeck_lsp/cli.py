@@ -1,0 +1,154 @@
+"""The `holodeck-lsp` command. The only place that turns outcomes into exit codes.
+
+Heavy imports (the language server, the runner) happen inside the command that needs
+them, so `check` starts fast enough for a pre-commit hook.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Validate, serve and run HoloDeck agent and test-suite YAML.",
+)
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+def _parse_severities(values: list[str]) -> dict[str, object]:
+    from holodeck_lsp.core.codes import RULES
+    from holodeck_lsp.core.diagnostics import Severity
+
+    out: dict[str, object] = {}
+    for item in values:
+        code, sep, level = item.partition("=")
+        code = code.strip().upper()
+        if not sep or code not in RULES:
+            raise typer.BadParameter(f"expected CODE=LEVEL with a known code, got {item!r}")
+        level = level.strip().lower()
+        if level == "off":
+            out[code] = None
+        elif level.upper() in Severity.__members__:
+            out[code] = Severity[level.upper()]
+        else:
+            raise typer.BadParameter(f"level must be error, warning, information, hint or off: "
+                                     f"{item!r}")
+    return out
+
+
+@app.command()
+def check(
+    paths: Annotated[list[str], typer.Argument(help="Files or folders; '-' reads stdin.")],
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = OutputFormat.text,
+    stdin_filename: Annotated[
+        str | None, typer.Option(help="The path to report (and resolve from) for stdin.")
+    ] = None,
+    no_user_config: Annotated[
+        bool, typer.Option("--no-user-config", help="Ignore ~/.holodeck/config.yaml.")
+    ] = False,
+    import_graders: Annotated[
+        bool,
+        typer.Option("--import-graders",
+                     help="Also import each code grader (in a child process, with a timeout)."),
+    ] = False,
+    severity: Annotated[
+        list[str] | None,
+        typer.Option("--severity", help="Override a rule's severity: CODE=error|warning|"
+                     "information|hint|off. Repeatable."),
+    ] = None,
+    pattern: Annotated[
+        list[str] | None,
+        typer.Option("--pattern", help="File-name pattern of agent files in folders "
+                     "(default: agent.yaml, agent.yml, *.agent.yaml, *.agent.yml). Repeatable."),
+    ] = None,
+    color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour text.")] = None,
+) -> None:
+    """Validate files and folders; exit 0 clean, 1 on errors, 2 on bad usage or input."""
+    from holodeck_lsp.check.files import DEFAULT_PATTERNS
+    from holodeck_lsp.check.formats import REPORTERS, TextReporter
+    from holodeck_lsp.check.runner import CheckOptions, check_paths
+    from holodeck_lsp.core.validate import ValidationContext
+
+    overrides = _parse_severities(severity or [])
+    context = ValidationContext(
+        user_config_dir=None if no_user_config else Path.home() / ".holodeck",
+        search_paths=[Path.cwd()],
+        import_graders=import_graders,
+        severity_overrides=overrides,  # type: ignore[arg-type]
+    )
+    stdin = None
+    targets = []
+    for raw in paths:
+        if raw == "-":
+            if stdin is not None:
+                raise typer.BadParameter("'-' may be given once")
+            data = sys.stdin.buffer.read()
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                typer.echo("stdin is not UTF-8 text", err=True)
+                raise typer.Exit(EXIT_USAGE) from None
+            stdin = (stdin_filename or "<stdin>.agent.yaml", text)
+        else:
+            targets.append(Path(raw))
+    options = CheckOptions(context, tuple(pattern) if pattern else DEFAULT_PATTERNS)
+    result = check_paths(targets, options, stdin)
+    reporter = REPORTERS[output_format.value]
+    (TextReporter(color) if reporter is TextReporter else reporter()).report(result, sys.stdout)
+    if result.unreadable:
+        for path, reason in result.unreadable:
+            typer.echo(f"error: cannot read {path}: {reason}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_FINDINGS if result.error_count else EXIT_CLEAN)
+
+
+@app.command()
+def schema(
+    kind: Annotated[str, typer.Option(help="agent or test-cases.")] = "agent",
+    output: Annotated[Path | None, typer.Option(help="Write here instead of stdout.")] = None,
+) -> None:
+    """Print or write the JSON Schema generated from the models."""
+    from holodeck_lsp.schema_gen import KINDS, render
+
+    if kind not in KINDS:
+        raise typer.BadParameter(f"kind must be one of {', '.join(KINDS)}")
+    text = render(kind)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@app.callback()
+def _root() -> None:
+    """Validate, serve and run HoloDeck agent and test-suite YAML."""
+
+
+def main() -> None:
+    """Console entry point: any unexpected crash is exit 2 with a message, never a trace."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence of a CLI
+        print(f"holodeck-lsp: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
