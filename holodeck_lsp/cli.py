@@ -120,6 +120,24 @@ def check(
 
 
 @app.command()
+def serve(
+    tcp: Annotated[
+        str | None, typer.Option(help="Listen on HOST:PORT instead of stdio (for debugging).")
+    ] = None,
+) -> None:
+    """Start the language server (stdio by default)."""
+    from holodeck_lsp.server.main import serve as run_server
+
+    host, port = None, None
+    if tcp is not None:
+        host, sep, port_text = tcp.rpartition(":")
+        if not sep or not port_text.isdigit():
+            raise typer.BadParameter("--tcp takes HOST:PORT")
+        port = int(port_text)
+    run_server(host=host or "127.0.0.1" if port is not None else None, port=port)
+
+
+@app.command()
 def schema(
     kind: Annotated[str, typer.Option(help="agent or test-cases.")] = "agent",
     output: Annotated[Path | None, typer.Option(help="Write here instead of stdout.")] = None,
