@@ -100,7 +100,7 @@ def index_reachable(timeout: float = 10.0) -> bool:
     if not url.startswith(("http://", "https://", "file:")):
         return False
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             return bool(200 <= response.status < 400)
     except (urllib.error.URLError, OSError, ValueError):
         return False

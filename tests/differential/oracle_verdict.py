@@ -79,7 +79,7 @@ def _skip_evaluators_package_init() -> None:
         return
     package = importlib.util.module_from_spec(spec)
     sys.modules[name] = package
-    setattr(sys.modules["holodeck.lib"], "evaluators", package)
+    vars(sys.modules["holodeck.lib"])["evaluators"] = package
 
 
 _skip_evaluators_package_init()
@@ -103,14 +103,34 @@ test_cases_file: {payload}
 
 # --------------------------------------------------------------------------- env values
 
+_COUNT_WORDS = frozenset(
+    [
+        "TIMEOUT",
+        "TOKENS",
+        "COUNT",
+        "SIZE",
+        "LIMIT",
+        "MAX",
+        "MIN",
+        "NUM",
+        "RETRIES",
+        "DIMENSIONS",
+        "WORKERS",
+        "SECONDS",
+        "MS",
+        "TTL",
+        "PAGES",
+        "K",
+    ]
+)
+
 
 def dummy_env_value(hints: set[str]) -> str:
     """A value that fits what the variable is used for, judged from its name and its key."""
-    words = set()
+    words: set[str] = set()
     for hint in hints:
         words.update(w for w in re.split(r"[^A-Z0-9]+", hint.upper()) if w)
-    joined = "_".join(sorted(hints)).upper()
-    if "CONNECTION" in words or "DSN" in words or "CONNECTION_STRING" in joined:
+    if words & {"CONNECTION", "DSN"}:
         return "postgresql://user:password@localhost:5432/holodeck"
     if words & {"URL", "URI", "ENDPOINT", "BASE", "SERVER", "WEBHOOK"}:
         return "https://example.com"
@@ -122,8 +142,7 @@ def dummy_env_value(hints: set[str]) -> str:
         return "00000000-0000-4000-8000-000000000000"
     if words & {"TEMPERATURE", "TOP", "THRESHOLD", "RATE", "RATIO", "TOLERANCE"}:
         return "0.5"
-    if words & {"TIMEOUT", "TOKENS", "COUNT", "SIZE", "LIMIT", "MAX", "MIN", "NUM", "RETRIES",
-                "DIMENSIONS", "WORKERS", "SECONDS", "MS", "TTL", "PAGES", "K"}:
+    if words & _COUNT_WORDS:
         return "30"
     if words & {"ENABLED", "ENABLE", "DEBUG", "VERBOSE", "INSECURE", "ACTIVE"}:
         return "true"
@@ -191,7 +210,7 @@ def classify(path: Path) -> str:
     if path.name in CONFIG_NAMES:
         return "config"
     try:  # only the top-level shape matters here, so the fast C parser is good enough
-        data = yaml.load(_read_text(path), Loader=_FAST_LOADER)  # noqa: S506 - a safe loader
+        data = yaml.load(_read_text(path), Loader=_FAST_LOADER)
     except yaml.YAMLError:
         return "agent"
     if isinstance(data, list) or (isinstance(data, dict) and set(data) == {"test_cases"}):
@@ -259,7 +278,7 @@ def judge_here(job: Job) -> dict[str, Any]:
         warnings.simplefilter("always")
         try:
             _load(job, scratch)
-        except BaseException as exc:  # noqa: BLE001 - any failure means HoloDeck refuses
+        except BaseException as exc:
             verdict.update(accepted=False, error=_describe(exc))
     verdict["warnings"] = collector.messages + [str(w.message) for w in caught]
     shutil.rmtree(scratch, ignore_errors=True)
@@ -286,7 +305,7 @@ def _spawn(index: int, job: Job) -> _Child:
         os.dup2(2, 1)
         try:
             payload = json.dumps(judge_here(job)).encode()
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             payload = json.dumps(
                 {"file": job.file, "accepted": False, "error": f"oracle: {_describe(exc)}"}
             ).encode()

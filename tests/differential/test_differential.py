@@ -1,0 +1,73 @@
+"""Our error severity is HoloDeck's verdict: a file (with the files it pulls in) gets an
+error-severity diagnostic from ``holodeck-lsp check`` exactly when HoloDeck 0.7.1 refuses to
+load it.
+
+Inputs: every YAML file under ``tests/fixtures/valid``, ``tests/fixtures/invalid`` and
+``tests/differential/cases``. HoloDeck judges them all in one oracle run; ``check`` runs once
+per file, because an agent is refused for errors in its test_cases_file or project config too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from check_runner import CheckResult, check_all
+from differential_inputs import REPO, fixture_files
+from oracle_client import Verdict
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def our_results() -> dict[Path, CheckResult]:
+    return check_all(fixture_files(), cwd=REPO)
+
+
+def _show(path: Path) -> str:
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
+def _describe(path: Path, theirs: Verdict, ours: CheckResult) -> str:
+    holodeck = "accepts" if theirs.accepted else f"REJECTS: {theirs.error}"
+    errors = [f.render() for f in ours.findings if f.severity == "error"]
+    others = [f.render() for f in ours.findings if f.severity != "error"]
+    lines = [_show(path), f"  HoloDeck 0.7.1 {holodeck}".replace("\n", "\n    ")]
+    if ours.problem:
+        lines.append(f"  holodeck-lsp run failed: {ours.problem}")
+    lines.append(f"  holodeck-lsp errors: {len(errors)}")
+    lines += [f"    {e}" for e in errors]
+    lines += [f"    (non-error) {o}" for o in others]
+    return "\n".join(lines)
+
+
+def test_error_severity_matches_holodeck(
+    fixture_verdicts: dict[Path, Verdict], our_results: dict[Path, CheckResult]
+) -> None:
+    files = fixture_files()
+
+    disagreements = [
+        _describe(path, fixture_verdicts[path], our_results[path])
+        for path in files
+        if our_results[path].problem is not None
+        or our_results[path].has_error == fixture_verdicts[path].accepted
+    ]
+
+    assert not disagreements, (
+        f"{len(disagreements)} of {len(files)} files: holodeck-lsp's error verdict differs "
+        "from HoloDeck 0.7.1's\n\n" + "\n\n".join(disagreements)
+    )
+
+
+def test_valid_fixtures_are_accepted_by_holodeck(
+    fixture_verdicts: dict[Path, Verdict],
+) -> None:
+    valid = REPO / "tests" / "fixtures" / "valid"
+
+    rejected = {
+        _show(path): verdict.error
+        for path, verdict in fixture_verdicts.items()
+        if path.is_relative_to(valid) and not verdict.accepted
+    }
+
+    assert rejected == {}, "fixtures under tests/fixtures/valid that HoloDeck 0.7.1 refuses"
