@@ -17,6 +17,9 @@ from holodeck_lsp.models.execution import ExecutionConfig
 from holodeck_lsp.models.llm import LLMProvider
 from holodeck_lsp.models.tools import MCPTool
 
+# Provider spellings a named store may use that a tool's `database.provider` does not.
+DATABASE_PROVIDER_ALIASES = {"postgresql": "postgres"}
+
 
 class VectorstoreConfig(StrictModel):
     """A named vector database that tools reference with `database: <name>`."""
@@ -37,6 +40,19 @@ class VectorstoreConfig(StrictModel):
     @classmethod
     def _not_blank(cls, value: str, info: Any) -> str:
         return require_text(value, info.field_name) or value
+
+    def as_database(self) -> dict[str, Any]:
+        """The `database:` mapping a vector store tool gets when it names this store.
+
+        The loader validates it as a tool database (`tools.DatabaseConfig`) and refuses
+        the agent when that fails, e.g. for a provider no tool supports.
+        """
+        provider = DATABASE_PROVIDER_ALIASES.get(self.provider.lower(), self.provider)
+        return {
+            "provider": provider,
+            "connection_string": self.connection_string,
+            **(self.options or {}),
+        }
 
 
 class GlobalConfig(StrictModel):

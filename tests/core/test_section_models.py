@@ -23,7 +23,7 @@ from holodeck_lsp.models.observability import ObservabilityConfig
 from holodeck_lsp.models.openai_config import OpenAIConfig
 from holodeck_lsp.models.optimizer import OptimizerConfig
 from holodeck_lsp.models.project_config import GlobalConfig
-from holodeck_lsp.models.tools import ToolUnion
+from holodeck_lsp.models.tools import DatabaseConfig, ToolUnion
 
 _REPO = Path(__file__).resolve().parents[2]
 # HoloDeck-accepted real files: vendored under tests/fixtures, or the shared checkout's copy.
@@ -500,3 +500,28 @@ CONFIG_CASES: list[tuple[str, Errors]] = [
 @pytest.mark.parametrize(("text", "expected"), CONFIG_CASES)
 def test_config_file(text: str, expected: Errors) -> None:
     assert errors("config", text) == expected
+
+
+def test_a_named_vector_store_becomes_a_tool_database() -> None:
+    config = GlobalConfig.model_validate(
+        yaml.safe_load(
+            "vectorstores:\n"
+            "  pg: {provider: PostgreSQL, connection_string: 'postgresql://h/db', "
+            "options: {schema: rag}}\n"
+            "  cache: {provider: redis, connection_string: 'redis://h'}\n"
+        )
+    )
+    stores = config.vectorstores or {}
+    database = TypeAdapter(DatabaseConfig)
+    assert stores["pg"].as_database() == {
+        "provider": "postgres",
+        "connection_string": "postgresql://h/db",
+        "schema": "rag",
+    }
+    database.validate_python(stores["pg"].as_database())
+    # A store no vector store tool supports refuses the agent that references it.
+    with pytest.raises(ValidationError) as caught:
+        database.validate_python(stores["cache"].as_database())
+    assert [(e["type"], e["loc"]) for e in caught.value.errors()] == [
+        ("literal_error", ("provider",))
+    ]
