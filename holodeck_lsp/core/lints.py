@@ -97,7 +97,9 @@ def _tool_rules(
         if name == "":
             reporter.emit(at if isinstance(entry, str) else (*at, "name"), "HL306",
                           "an empty tool name matches every tool call")
-        elif name and tool_names is not None and not any(name in t for t in tool_names):
+        elif name and name.strip() and tool_names is not None and not any(
+            name in t for t in tool_names
+        ):
             reporter.emit(at if isinstance(entry, str) else (*at, "name"), "HL307",
                           f"no tool of this agent has a name containing {name!r} "
                           f"(tools: {', '.join(tool_names) or 'none'})")

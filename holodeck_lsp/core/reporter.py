@@ -93,7 +93,8 @@ class Reporter:
         if found is None:
             return doc, Span(0, 0, 0, doc.line_end(0))
         found_path, info = found
-        if found_path != physical or part == "anchor":
+        # A whole mapping or list is shown by its key (or first line), never by all its lines.
+        if found_path != physical or part == "anchor" or info.kind != "scalar":
             return doc, _anchor(doc, info)
         if part == "key" and info.key is not None:
             return doc, info.key

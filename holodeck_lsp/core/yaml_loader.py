@@ -94,7 +94,7 @@ class _Builder:
         except (ConstructorError, ValueError, TypeError) as exc:
             message = getattr(exc, "problem", None) or str(exc)
             self.problems.append(YamlProblem("construct", _span(node), message, path))
-            return None
+            return node.value  # the text as written, so the models see no second problem
 
     def _mapping(self, node: MappingNode, path: Path, depth: int) -> dict[Any, Any]:
         if any(key.tag == _MERGE_TAG for key, _ in node.value):
