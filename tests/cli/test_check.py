@@ -1,0 +1,139 @@
+"""`holodeck-lsp check` as pre-commit and CI call it: arguments in, output and exit code out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from holodeck_lsp.cli import app
+from tests.conftest import FIXTURES
+
+runner = CliRunner()
+INVALID = FIXTURES / "invalid"
+VALID = FIXTURES / "valid"
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, ["check", "--no-user-config", *args], input=stdin)
+    return result.exit_code, result.output
+
+
+def test_clean_folder_exits_zero() -> None:
+    code, out = invoke(str(VALID))
+    assert code == 0, out
+    assert out.endswith("8 file(s) checked: 0 error(s), 0 warning(s)\n")
+
+
+def test_errors_exit_one_with_position_code_and_caret() -> None:
+    code, out = invoke(str(INVALID / "matchers.yaml"), "--no-color")
+    assert code == 1, out
+    first = out.splitlines()[:3]
+    assert first == [
+        f"{INVALID / 'matchers.yaml'}:20:15: error HL402 a matcher has exactly one of 'fuzzy' or "
+        "'regex', not both (test case \"matchers\": "
+        "test_cases[0].turns[0].expected_tools[0].args.a)",
+        '                a: {fuzzy: "5", regex: "5"}',
+        "                " + "^",
+    ]
+
+
+def test_warnings_only_exit_zero() -> None:
+    code, out = invoke(str(INVALID / "expected_tools_warnings.yaml"))
+    assert code == 0, out
+    assert "0 error(s), 5 warning(s)" in out
+
+
+def test_missing_path_is_a_usage_error() -> None:
+    code, out = invoke("does/not/exist.yaml")
+    assert code == 2
+    assert "cannot read does/not/exist.yaml" in out
+
+
+def test_bad_severity_flag_is_a_usage_error() -> None:
+    code, _ = invoke("--severity", "HL999=error", str(VALID))
+    assert code == 2
+
+
+def test_severity_override_turns_an_error_off() -> None:
+    code, out = invoke("--severity", "HL401=off", "--format", "json", str(INVALID / "matchers.yaml"))
+    codes = [d["code"] for d in json.loads(out)["files"][0]["diagnostics"]]
+    assert codes == ["HL402", "HL403", "HL404"]
+    assert code == 1
+
+
+def test_json_contract() -> None:
+    code, out = invoke("--format", "json", str(INVALID / "wrong_type_unquoted.yaml"))
+    assert code == 1
+    document = json.loads(out)
+    assert document == {
+        "files": [{
+            "file": str(INVALID / "wrong_type_unquoted.yaml"),
+            "diagnostics": [
+                {"line": 9, "column": 19, "end_line": 9, "end_column": 24, "severity": "error",
+                 "code": "HL103",
+                 "message": 'expected text, got the number 25587 (unquoted in YAML); quote it: '
+                            '"25587" (test_cases[0].ground_truth)',
+                 "path": "test_cases[0].ground_truth"},
+                {"line": 11, "column": 19, "end_line": 11, "end_column": 21, "severity": "error",
+                 "code": "HL103",
+                 "message": 'expected text, got the boolean false (unquoted in YAML); quote it: '
+                            '"no" (test_cases[1].ground_truth)',
+                 "path": "test_cases[1].ground_truth"},
+            ],
+        }],
+        "unreadable": [],
+    }
+
+
+def test_json_lists_referenced_files_and_clean_files() -> None:
+    code, out = invoke("--format", "json", str(INVALID / "cases_file_errors"))
+    files = {Path(f["file"]).name: [d["code"] for d in f["diagnostics"]]
+             for f in json.loads(out)["files"]}
+    assert files == {"agent.yaml": [], "suite.yaml": ["HL307", "HL401"]}
+    assert code == 1
+
+
+def test_stdin_with_filename() -> None:
+    text = (INVALID / "turns_empty_and_missing_input.yaml").read_text()
+    code, out = invoke("-", "--stdin-filename", "suite/agent.yaml", "--format", "json",
+                       stdin=text)
+    document = json.loads(out)
+    assert [f["file"] for f in document["files"]] == ["suite/agent.yaml"]
+    assert [d["code"] for d in document["files"][0]["diagnostics"]] == ["HL202", "HL203"]
+    assert code == 1
+
+
+def test_github_annotations() -> None:
+    code, out = invoke("--format", "github", str(INVALID / "unknown_key.yaml"))
+    assert code == 1
+    assert out == (
+        f"::error file={INVALID / 'unknown_key.yaml'},line=9,col=5,endLine=9,endColumn=17,"
+        "title=HL101 unknown-key::unknown key 'ground_truht'; did you mean 'ground_truth'? "
+        "(test_cases[0].ground_truht)\n"
+    )
+
+
+def test_sarif_has_rules_and_results() -> None:
+    code, out = invoke("--format", "sarif", str(INVALID / "yaml_tab.yaml"))
+    run = json.loads(out)["runs"][0]
+    assert code == 1
+    assert [r["ruleId"] for r in run["results"]] == ["HL002"]
+    assert run["results"][0]["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 8, "startColumn": 1, "endLine": 8, "endColumn": 2}
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"HL001", "HL401"}
+
+
+def test_check_does_not_import_the_language_server() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from holodeck_lsp.cli import main; sys.argv=['holodeck-lsp','check',"
+        f"'--no-user-config', {str(VALID)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls','lsprotocol')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
