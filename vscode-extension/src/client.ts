@@ -1,0 +1,76 @@
+// Builds the language client: server options, client options and the middleware that answers
+// `workspace/configuration` with the trust-checked object and drops duplicate YAML errors.
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type Middleware,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+
+import { currentServerConfiguration, SECTION, serverWorkingDirectory, yamlExtensionValidates } from './host';
+import type { ServerCommand } from './serverCommand';
+import { serverConfiguration } from './serverConfig';
+import { documentSelector } from './selector';
+import type { Settings } from './settings';
+import { withoutYamlExtensionDuplicates } from './yamlInterplay';
+
+export const CLIENT_ID = 'holodeck';
+export const CLIENT_NAME = 'HoloDeck';
+
+export function serverOptions(command: ServerCommand): ServerOptions {
+  return {
+    command: command.command,
+    args: command.args,
+    transport: TransportKind.stdio,
+    options: { cwd: serverWorkingDirectory() },
+  };
+}
+
+function middleware(settings: Settings): Middleware {
+  const dedupe = (): boolean => settings.yamlDeduplicate && yamlExtensionValidates();
+  return {
+    workspace: {
+      configuration: (params, token, next) => {
+        // Our section is computed (trust rule applied); other sections go the default way.
+        const ours = params.items.map((item) => item.section === SECTION);
+        if (!ours.some(Boolean)) {
+          return next(params, token);
+        }
+        return params.items.map((item) =>
+          item.section === SECTION
+            ? currentServerConfiguration(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+            : null,
+        );
+      },
+    },
+    handleDiagnostics: (uri, diagnostics, next) => {
+      next(uri, withoutYamlExtensionDuplicates(diagnostics, dedupe()));
+    },
+    provideDiagnostics: async (document, previousResultId, token, next) => {
+      const report = await next(document, previousResultId, token);
+      if (report && report.kind === 'full') {
+        return { ...report, items: withoutYamlExtensionDuplicates(report.items, dedupe()) };
+      }
+      return report;
+    },
+  };
+}
+
+export function createClient(
+  command: ServerCommand,
+  settings: Settings,
+  workspaceTrusted: boolean,
+  outputChannel: vscode.LogOutputChannel,
+): LanguageClient {
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: documentSelector(settings.include),
+    initializationOptions: serverConfiguration(settings, workspaceTrusted),
+    diagnosticCollectionName: CLIENT_ID,
+    outputChannel,
+    middleware: middleware(settings),
+  };
+  return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(command), clientOptions);
+}

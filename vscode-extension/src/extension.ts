@@ -1,0 +1,50 @@
+// Activation only: start the server, wire commands and events, stop on deactivation.
+
+import * as vscode from 'vscode';
+
+import { onPythonEnvironmentChange } from './pythonEnv';
+import { ServerSession } from './session';
+import { RESTART_SECTIONS } from './settings';
+import { registerSchemaContributor, YAML_EXTENSION_ID, yamlSchemaApi } from './yamlInterplay';
+
+let session: ServerSession | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('HoloDeck', { log: true });
+  const current = new ServerSession(output);
+  session = current;
+
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand('holodeck.restartServer', () => current.restart()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (RESTART_SECTIONS.some((section) => event.affectsConfiguration(section))) {
+        void current.restart();
+      } else if (event.affectsConfiguration('holodeck')) {
+        void current.sendConfiguration();
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void current.onTrustGranted()),
+  );
+
+  const pythonWatch = await onPythonEnvironmentChange(vscode.extensions, () => void current.restart());
+  if (pythonWatch !== undefined) {
+    context.subscriptions.push({ dispose: () => pythonWatch.dispose() });
+  }
+
+  const yaml = vscode.extensions.getExtension(YAML_EXTENSION_ID);
+  if (yaml !== undefined) {
+    // Activating it ourselves is how its API becomes available; it would activate on YAML anyway.
+    const api = yamlSchemaApi(yaml.isActive ? yaml.exports : await yaml.activate().then(undefined, () => undefined));
+    if (api !== undefined) {
+      registerSchemaContributor(api, (resource) => current.serves(resource));
+    }
+  }
+
+  await current.restart();
+}
+
+export async function deactivate(): Promise<void> {
+  await session?.stop();
+  session = undefined;
+}

@@ -1,0 +1,111 @@
+// Which program runs the server: the setting, else holodeck-lsp from the selected Python
+// environment, else holodeck-lsp on PATH. Pure: the file system and environment are injected.
+
+import * as path from 'path';
+
+export const SERVER_PROGRAM = 'holodeck-lsp';
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  /** Where the command came from, for the output channel. */
+  origin: 'setting' | 'python-environment' | 'path';
+}
+
+export interface PythonEnvironment {
+  /** The interpreter of the environment selected in the Python extension. */
+  executable: string;
+}
+
+export interface DiscoveryContext {
+  /** The selected Python environment, when the Python extension offers one. */
+  pythonEnvironment?: PythonEnvironment;
+  /** `process.env.PATH`. */
+  pathVariable: string | undefined;
+  platform: NodeJS.Platform;
+  isExecutableFile: (file: string) => boolean;
+  /** When false, an environment inside the workspace is not trusted to run. */
+  workspaceTrusted: boolean;
+  workspaceFolders: readonly string[];
+}
+
+function executableNames(platform: NodeJS.Platform): string[] {
+  return platform === 'win32'
+    ? [`${SERVER_PROGRAM}.exe`, `${SERVER_PROGRAM}.cmd`, SERVER_PROGRAM]
+    : [SERVER_PROGRAM];
+}
+
+function pathApi(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === 'win32' ? path.win32 : path.posix;
+}
+
+function isInside(file: string, folder: string, api: path.PlatformPath): boolean {
+  const relative = api.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !api.isAbsolute(relative);
+}
+
+/** holodeck-lsp next to the interpreter (venv `bin/`, Windows `Scripts\`), if it is there. */
+export function findInPythonEnvironment(env: PythonEnvironment, ctx: DiscoveryContext): string | undefined {
+  const api = pathApi(ctx.platform);
+  const binDir = api.dirname(env.executable);
+  const dirs = ctx.platform === 'win32' ? [binDir, api.join(binDir, 'Scripts')] : [binDir];
+  for (const dir of dirs) {
+    for (const name of executableNames(ctx.platform)) {
+      const candidate = api.join(dir, name);
+      if (ctx.isExecutableFile(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function findOnPath(ctx: DiscoveryContext): string | undefined {
+  const api = pathApi(ctx.platform);
+  const separator = ctx.platform === 'win32' ? ';' : ':';
+  for (const dir of (ctx.pathVariable ?? '').split(separator)) {
+    if (dir === '') {
+      continue;
+    }
+    for (const name of executableNames(ctx.platform)) {
+      const candidate = api.join(dir, name);
+      if (ctx.isExecutableFile(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The server command, or undefined when none can be found (the caller explains it). */
+export function resolveServerCommand(
+  commandSetting: readonly string[],
+  args: readonly string[],
+  ctx: DiscoveryContext,
+): ServerCommand | undefined {
+  if (commandSetting.length > 0) {
+    const [command, ...leading] = commandSetting;
+    return { command, args: [...leading, ...args], origin: 'setting' };
+  }
+  if (ctx.pythonEnvironment !== undefined) {
+    const api = pathApi(ctx.platform);
+    const executable = ctx.pythonEnvironment.executable;
+    // A restricted workspace must not get to run a program it ships (e.g. its own .venv).
+    const fromWorkspace = ctx.workspaceFolders.some((folder) => isInside(executable, folder, api));
+    if (ctx.workspaceTrusted || !fromWorkspace) {
+      const found = findInPythonEnvironment(ctx.pythonEnvironment, ctx);
+      if (found !== undefined) {
+        return { command: found, args: [...args], origin: 'python-environment' };
+      }
+    }
+  }
+  const onPath = findOnPath(ctx);
+  if (onPath !== undefined) {
+    return { command: onPath, args: [...args], origin: 'path' };
+  }
+  return undefined;
+}
+
+export const NOT_FOUND_MESSAGE =
+  'HoloDeck: the language server `holodeck-lsp` was not found in the selected Python environment ' +
+  'or on PATH. Install it (`pip install holodeck-lsp`) or set `holodeck.server.command`.';

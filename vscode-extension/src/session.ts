@@ -1,0 +1,97 @@
+// The running server: started, restarted (one at a time) and stopped here.
+
+import * as vscode from 'vscode';
+import { DidChangeConfigurationNotification, type LanguageClient } from 'vscode-languageclient/node';
+
+import { createClient } from './client';
+import { currentServerConfiguration, currentSettings, discoveryContext, isWorkspaceTrusted, SECTION } from './host';
+import { SerialRestarter } from './restart';
+import { documentSelector } from './selector';
+import { NOT_FOUND_MESSAGE, resolveServerCommand, type ServerCommand } from './serverCommand';
+
+const OPEN_SETTINGS = 'Open settings';
+
+export class ServerSession {
+  private client: LanguageClient | undefined;
+  private running: ServerCommand | undefined;
+  private selector: vscode.DocumentSelector = [];
+  private readonly restarter = new SerialRestarter(() => this.replaceClient());
+
+  constructor(private readonly output: vscode.LogOutputChannel) {}
+
+  /** Starts the server, or restarts it; concurrent calls are serialized and coalesced. */
+  restart(): Promise<void> {
+    return this.restarter.request();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.running = undefined;
+    if (client !== undefined) {
+      await client.stop().catch((error: unknown) => this.output.warn(`Stopping the server: ${String(error)}`));
+    }
+  }
+
+  /** Sends the current configuration (settings changed, or the workspace became trusted). */
+  async sendConfiguration(): Promise<void> {
+    if (this.client?.isRunning()) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { [SECTION]: currentServerConfiguration() },
+      });
+    }
+  }
+
+  /**
+   * Trust granted: the workspace's own server settings and environment now count, so restart
+   * when they change the command; otherwise re-send the configuration (grader imports allowed).
+   */
+  async onTrustGranted(): Promise<void> {
+    const { settings } = currentSettings();
+    const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
+    if (JSON.stringify(command) !== JSON.stringify(this.running)) {
+      await this.restart();
+    } else {
+      await this.sendConfiguration();
+    }
+  }
+
+  /** Whether the running server serves the open document at `resource` (a URI string). */
+  serves(resource: string): boolean {
+    if (!this.client?.isRunning()) {
+      return false;
+    }
+    const document = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === resource);
+    return document !== undefined && vscode.languages.match(this.selector, document) > 0;
+  }
+
+  private async replaceClient(): Promise<void> {
+    await this.stop();
+    const { settings, problems } = currentSettings();
+    problems.forEach((problem) => this.output.warn(problem));
+    const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
+    if (command === undefined) {
+      this.output.error(NOT_FOUND_MESSAGE);
+      void this.explainNotFound();
+      return;
+    }
+    this.output.info(`Starting ${[command.command, ...command.args].join(' ')} (from ${command.origin})`);
+    const client = createClient(command, settings, isWorkspaceTrusted(), this.output);
+    this.client = client;
+    this.running = command;
+    this.selector = documentSelector(settings.include);
+    try {
+      await client.start();
+    } catch (error) {
+      this.output.error(`The server did not start: ${String(error)}`);
+      void vscode.window.showErrorMessage(`HoloDeck: the language server did not start (${String(error)}).`);
+    }
+  }
+
+  private async explainNotFound(): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(NOT_FOUND_MESSAGE, OPEN_SETTINGS);
+    if (choice === OPEN_SETTINGS) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'holodeck.server.command');
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// The extension's settings, typed, with every invalid value replaced by its default.
+// Pure: it reads through `ConfigReader`, which the `vscode` configuration object satisfies.
+
+export type GraderImport = 'never' | 'trusted';
+export type SeverityName = 'error' | 'warning' | 'information' | 'hint' | 'off';
+
+export interface Settings {
+  /** Program and first arguments; empty means "discover holodeck-lsp". */
+  serverCommand: string[];
+  serverArgs: string[];
+  include: string[];
+  graderImport: GraderImport;
+  severity: Record<string, SeverityName>;
+  yamlDeduplicate: boolean;
+}
+
+/** What `vscode.workspace.getConfiguration('holodeck')` offers, reduced to what we use. */
+export interface ConfigReader {
+  get(section: string): unknown;
+}
+
+export const DEFAULT_INCLUDE: readonly string[] = [
+  '**/agent.yaml',
+  '**/agent.yml',
+  '**/*.agent.yaml',
+  '**/*.agent.yml',
+];
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  serverCommand: [],
+  serverArgs: ['serve'],
+  include: [...DEFAULT_INCLUDE],
+  graderImport: 'never',
+  severity: {},
+  yamlDeduplicate: true,
+};
+
+const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
+const GRADER_IMPORTS: readonly GraderImport[] = ['never', 'trusted'];
+
+export interface SettingsResult {
+  settings: Settings;
+  /** One line per ignored value, for the output channel. */
+  problems: string[];
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[]): value is T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value);
+}
+
+export function readSettings(config: ConfigReader): SettingsResult {
+  const problems: string[] = [];
+  const invalid = (key: string, value: unknown): void => {
+    problems.push(`holodeck.${key}: ignoring invalid value ${JSON.stringify(value)}`);
+  };
+
+  let serverCommand = DEFAULT_SETTINGS.serverCommand;
+  const command = config.get('server.command');
+  if (typeof command === 'string') {
+    serverCommand = command.trim() === '' ? [] : [command.trim()];
+  } else if (isStringArray(command) && command.every((part) => part.trim() !== '')) {
+    serverCommand = command;
+  } else if (command !== undefined && command !== null) {
+    invalid('server.command', command);
+  }
+
+  let serverArgs = DEFAULT_SETTINGS.serverArgs;
+  const args = config.get('server.args');
+  if (isStringArray(args)) {
+    serverArgs = args;
+  } else if (args !== undefined && args !== null) {
+    invalid('server.args', args);
+  }
+
+  let include = DEFAULT_SETTINGS.include;
+  const includeValue = config.get('files.include');
+  if (isStringArray(includeValue) && includeValue.length > 0) {
+    include = includeValue.filter((pattern) => pattern.trim() !== '');
+  } else if (includeValue !== undefined && includeValue !== null) {
+    invalid('files.include', includeValue);
+  }
+
+  let graderImport = DEFAULT_SETTINGS.graderImport;
+  const importValue = config.get('graders.import');
+  if (oneOf(importValue, GRADER_IMPORTS)) {
+    graderImport = importValue;
+  } else if (importValue !== undefined && importValue !== null) {
+    invalid('graders.import', importValue);
+  }
+
+  const severity: Record<string, SeverityName> = {};
+  const severityValue = config.get('severity');
+  if (typeof severityValue === 'object' && severityValue !== null && !Array.isArray(severityValue)) {
+    for (const [code, level] of Object.entries(severityValue as Record<string, unknown>)) {
+      if (oneOf(level, SEVERITIES)) {
+        severity[code] = level;
+      } else {
+        invalid(`severity.${code}`, level);
+      }
+    }
+  } else if (severityValue !== undefined && severityValue !== null) {
+    invalid('severity', severityValue);
+  }
+
+  let yamlDeduplicate = DEFAULT_SETTINGS.yamlDeduplicate;
+  const dedupe = config.get('yamlExtension.deduplicate');
+  if (typeof dedupe === 'boolean') {
+    yamlDeduplicate = dedupe;
+  } else if (dedupe !== undefined && dedupe !== null) {
+    invalid('yamlExtension.deduplicate', dedupe);
+  }
+
+  return {
+    settings: { serverCommand, serverArgs, include, graderImport, severity, yamlDeduplicate },
+    problems,
+  };
+}
+
+/** Settings whose change needs a new server process (the rest are sent as configuration). */
+// (`holodeck.trace.server` is applied by the language client itself.)
+export const RESTART_SECTIONS: readonly string[] = ['holodeck.server', 'holodeck.files.include'];

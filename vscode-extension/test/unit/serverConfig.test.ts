@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { serverConfiguration } from '../../src/serverConfig';
+import { DEFAULT_SETTINGS } from '../../src/settings';
+
+const userWantsImports = { ...DEFAULT_SETTINGS, graderImport: 'trusted' as const, severity: { HL506: 'off' as const } };
+
+describe('the trust rule', () => {
+  it('lets a trusted workspace import graders when the user allows it', () => {
+    assert.deepEqual(serverConfiguration(userWantsImports, true), {
+      files: { include: ['**/agent.yaml', '**/agent.yml', '**/*.agent.yaml', '**/*.agent.yml'] },
+      graders: { import: 'trusted' },
+      workspaceTrusted: true,
+      severity: { HL506: 'off' },
+    });
+  });
+
+  it('never imports graders in a restricted workspace, whatever the setting says', () => {
+    assert.deepEqual(serverConfiguration(userWantsImports, false), {
+      files: { include: ['**/agent.yaml', '**/agent.yml', '**/*.agent.yaml', '**/*.agent.yml'] },
+      graders: { import: 'never' },
+      workspaceTrusted: false,
+      severity: { HL506: 'off' },
+    });
+  });
+
+  it('keeps "never" in a trusted workspace', () => {
+    assert.deepEqual(serverConfiguration(DEFAULT_SETTINGS, true).graders, { import: 'never' });
+  });
+});

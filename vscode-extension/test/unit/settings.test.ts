@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { DEFAULT_SETTINGS, readSettings, type ConfigReader } from '../../src/settings';
+
+function reader(values: Record<string, unknown>): ConfigReader {
+  return { get: (key) => values[key] };
+}
+
+describe('settings resolution', () => {
+  it('gives the defaults when nothing is set', () => {
+    assert.deepEqual(readSettings(reader({})), {
+      settings: {
+        serverCommand: [],
+        serverArgs: ['serve'],
+        include: ['**/agent.yaml', '**/agent.yml', '**/*.agent.yaml', '**/*.agent.yml'],
+        graderImport: 'never',
+        severity: {},
+        yamlDeduplicate: true,
+      },
+      problems: [],
+    });
+  });
+
+  it('reads every setting the user gives', () => {
+    const result = readSettings(
+      reader({
+        'server.command': ['uv', 'run', 'holodeck-lsp'],
+        'server.args': ['serve', '--log-level', 'debug'],
+        'files.include': ['**/agent.yaml', '**/suites/*.yaml'],
+        'graders.import': 'trusted',
+        severity: { HL401: 'warning', HL307: 'off' },
+        'yamlExtension.deduplicate': false,
+      }),
+    );
+    assert.deepEqual(result, {
+      settings: {
+        serverCommand: ['uv', 'run', 'holodeck-lsp'],
+        serverArgs: ['serve', '--log-level', 'debug'],
+        include: ['**/agent.yaml', '**/suites/*.yaml'],
+        graderImport: 'trusted',
+        severity: { HL401: 'warning', HL307: 'off' },
+        yamlDeduplicate: false,
+      },
+      problems: [],
+    });
+  });
+
+  it('takes a command given as one string, and treats an empty one as unset', () => {
+    assert.deepEqual(readSettings(reader({ 'server.command': ' /opt/hl/bin/holodeck-lsp ' })).settings.serverCommand, [
+      '/opt/hl/bin/holodeck-lsp',
+    ]);
+    assert.deepEqual(readSettings(reader({ 'server.command': '' })).settings.serverCommand, []);
+  });
+
+  it('replaces invalid values by their defaults and says which', () => {
+    const result = readSettings(
+      reader({
+        'server.command': 42,
+        'server.args': 'serve',
+        'files.include': [],
+        'graders.import': 'always',
+        severity: { HL401: 'fatal', HL101: 'hint' },
+        'yamlExtension.deduplicate': 'yes',
+      }),
+    );
+    assert.deepEqual(result, {
+      settings: { ...DEFAULT_SETTINGS, severity: { HL101: 'hint' } },
+      problems: [
+        'holodeck.server.command: ignoring invalid value 42',
+        'holodeck.server.args: ignoring invalid value "serve"',
+        'holodeck.files.include: ignoring invalid value []',
+        'holodeck.graders.import: ignoring invalid value "always"',
+        'holodeck.severity.HL401: ignoring invalid value "fatal"',
+        'holodeck.yamlExtension.deduplicate: ignoring invalid value "yes"',
+      ],
+    });
+  });
+});
