@@ -94,7 +94,9 @@ def _check_database_reference(value: DatabaseConfig | str | None) -> DatabaseCon
 
 
 SourceStr = Annotated[str, AfterValidator(_check_source)]
-DatabaseField = Annotated[DatabaseConfig | str | None, AfterValidator(_check_database_reference)]
+NamedOrInlineDatabase = Annotated[
+    DatabaseConfig | str | None, AfterValidator(_check_database_reference)
+]
 
 
 class KeywordIndexConfig(StrictModel):
@@ -165,7 +167,7 @@ class VectorstoreTool(StrictModel):
         le=10000,
         description="Length of the embedding vectors; detected from the model when omitted.",
     )
-    database: DatabaseField = Field(None, description=_DATABASE_DESCRIPTION)
+    database: NamedOrInlineDatabase = Field(None, description=_DATABASE_DESCRIPTION)
     top_k: int = Field(5, ge=1, le=100, description="How many results a search returns (1-100).")
     min_similarity_score: float | None = Field(
         None, ge=0.0, le=1.0, description="Drop results scoring below this (0.0-1.0)."
@@ -454,7 +456,8 @@ class HierarchicalDocumentTool(StrictModel):
     embedding_model: str | None = Field(
         None, description="Embedding model; the provider's default when omitted."
     )
-    database: DatabaseField = Field(None, description=_DATABASE_DESCRIPTION)
+    # Unlike a vector store tool, a blank string reference is not refused here.
+    database: DatabaseConfig | str | None = Field(None, description=_DATABASE_DESCRIPTION)
     keyword_index: KeywordIndexConfig | None = Field(
         None, description="Where the keyword index lives; in memory when omitted."
     )

@@ -249,6 +249,7 @@ TOOLS_CASES: list[tuple[str, Errors]] = [
         "- {name: h, description: d, type: hierarchical_document, source: docs, "
         "search_mode: keyword, semantic_weight: 0, keyword_weight: 0, exact_weight: 0, "
         "keyword_index: {provider: in-memory, shards: 2}, database: shared_store}\n"
+        "- {name: h2, description: d, type: hierarchical_document, source: docs, database: ''}\n"
         "- {name: m, description: d, type: mcp, transport: http, url: 'http://localhost:3000'}",
         [],
     ),
