@@ -46,8 +46,9 @@ def _parse_severities(values: list[str]) -> dict[str, object]:
         elif level.upper() in Severity.__members__:
             out[code] = Severity[level.upper()]
         else:
-            raise typer.BadParameter(f"level must be error, warning, information, hint or off: "
-                                     f"{item!r}")
+            raise typer.BadParameter(
+                f"level must be error, warning, information, hint or off: {item!r}"
+            )
     return out
 
 
@@ -65,18 +66,25 @@ def check(
     ] = False,
     import_graders: Annotated[
         bool,
-        typer.Option("--import-graders",
-                     help="Also import each code grader (in a child process, with a timeout)."),
+        typer.Option(
+            "--import-graders",
+            help="Also import each code grader (in a child process, with a timeout).",
+        ),
     ] = False,
     severity: Annotated[
         list[str] | None,
-        typer.Option("--severity", help="Override a rule's severity: CODE=error|warning|"
-                     "information|hint|off. Repeatable."),
+        typer.Option(
+            "--severity",
+            help="Override a rule's severity: CODE=error|warning|information|hint|off. Repeatable.",
+        ),
     ] = None,
     pattern: Annotated[
         list[str] | None,
-        typer.Option("--pattern", help="File-name pattern of agent files in folders "
-                     "(default: agent.yaml, agent.yml, *.agent.yaml, *.agent.yml). Repeatable."),
+        typer.Option(
+            "--pattern",
+            help="File-name pattern of agent files in folders "
+            "(default: agent.yaml, agent.yml, *.agent.yaml, *.agent.yml). Repeatable.",
+        ),
     ] = None,
     color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour text.")] = None,
 ) -> None:
@@ -167,6 +175,6 @@ def main() -> None:
         raise
     except KeyboardInterrupt:
         sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence of a CLI
+    except Exception as exc:
         print(f"holodeck-lsp: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         sys.exit(EXIT_USAGE)

@@ -14,6 +14,8 @@ CORPUS = SHARED / "corpus" / "real"
 
 
 @pytest.fixture(autouse=True)
-def _no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_user_config(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Tests never read the developer's own ~/.holodeck/config.yaml."""
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))

@@ -9,8 +9,22 @@ from pathlib import Path
 
 DEFAULT_PATTERNS = ("agent.yaml", "agent.yml", "*.agent.yaml", "*.agent.yml")
 YAML_SUFFIXES = (".yaml", ".yml")
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
-              ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build", ".cache"}
+_SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "dist",
+    "build",
+    ".cache",
+}
 
 
 def matches_patterns(path: Path, patterns: Iterable[str]) -> bool:

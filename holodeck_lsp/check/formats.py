@@ -31,7 +31,9 @@ class TextReporter:
     """`file:line:col: severity CODE message`, a source excerpt and a caret line."""
 
     _COLOURS: ClassVar[dict[Severity, str]] = {
-        Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFORMATION: "36",
+        Severity.ERROR: "31",
+        Severity.WARNING: "33",
+        Severity.INFORMATION: "36",
         Severity.HINT: "36",
     }
 
@@ -42,13 +44,15 @@ class TextReporter:
         return f"\x1b[{code}m{text}\x1b[0m" if on else text
 
     def report(self, result: CheckResult, out: TextIO) -> None:
-        on = self.colour if self.colour is not None else (
-            out.isatty() and "NO_COLOR" not in os.environ)
+        on = (
+            self.colour
+            if self.colour is not None
+            else (out.isatty() and "NO_COLOR" not in os.environ)
+        )
         for file, d in _ordered(result):
             s = d.range.start
             label = self._paint(d.severity.label, self._COLOURS[d.severity], on)
-            out.write(f"{file.file}:{s.line + 1}:{s.character + 1}: {label} {d.code} "
-                      f"{d.message}\n")
+            out.write(f"{file.file}:{s.line + 1}:{s.character + 1}: {label} {d.code} {d.message}\n")
             lines = (file.text or "").splitlines()
             if 0 <= s.line < len(lines):
                 line = lines[s.line].rstrip("\r")
@@ -59,8 +63,9 @@ class TextReporter:
             out.write(f"{path}: cannot read: {reason}\n")
         errors = result.error_count
         warnings = sum(d.severity == Severity.WARNING for _, d in _ordered(result))
-        out.write(f"{len(result.files)} file(s) checked: {errors} error(s), "
-                  f"{warnings} warning(s)\n")
+        out.write(
+            f"{len(result.files)} file(s) checked: {errors} error(s), {warnings} warning(s)\n"
+        )
 
 
 class JsonReporter:
@@ -95,8 +100,10 @@ class GithubReporter:
     """GitHub Actions workflow commands: annotations on the pull request's lines."""
 
     _LEVEL: ClassVar[dict[Severity, str]] = {
-        Severity.ERROR: "error", Severity.WARNING: "warning",
-        Severity.INFORMATION: "notice", Severity.HINT: "notice",
+        Severity.ERROR: "error",
+        Severity.WARNING: "warning",
+        Severity.INFORMATION: "notice",
+        Severity.HINT: "notice",
     }
 
     @staticmethod
@@ -110,9 +117,11 @@ class GithubReporter:
     def report(self, result: CheckResult, out: TextIO) -> None:
         for file, d in _ordered(result):
             s, e = d.range.start, d.range.end
-            props = (f"file={self._prop(file.file)},line={s.line + 1},col={s.character + 1},"
-                     f"endLine={e.line + 1},endColumn={_end_column(d)},"
-                     f"title={self._prop(d.code + ' ' + RULES[d.code].name)}")
+            props = (
+                f"file={self._prop(file.file)},line={s.line + 1},col={s.character + 1},"
+                f"endLine={e.line + 1},endColumn={_end_column(d)},"
+                f"title={self._prop(d.code + ' ' + RULES[d.code].name)}"
+            )
             out.write(f"::{self._LEVEL[d.severity]} {props}::{self._data(d.message)}\n")
         for path, reason in result.unreadable:
             out.write(f"::error file={self._prop(path)}::{self._data('cannot read: ' + reason)}\n")
@@ -122,8 +131,10 @@ class SarifReporter:
     """SARIF 2.1.0, for code-scanning uploads; rule ids are the stable codes."""
 
     _LEVEL: ClassVar[dict[Severity, str]] = {
-        Severity.ERROR: "error", Severity.WARNING: "warning",
-        Severity.INFORMATION: "note", Severity.HINT: "note",
+        Severity.ERROR: "error",
+        Severity.WARNING: "warning",
+        Severity.INFORMATION: "note",
+        Severity.HINT: "note",
     }
 
     def report(self, result: CheckResult, out: TextIO) -> None:
@@ -141,30 +152,43 @@ class SarifReporter:
         results = []
         for file, d in _ordered(result):
             s, e = d.range.start, d.range.end
-            results.append({
-                "ruleId": d.code,
-                "ruleIndex": codes.index(d.code),
-                "level": self._LEVEL[d.severity],
-                "message": {"text": d.message},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(file.file)},
-                        "region": {
-                            "startLine": s.line + 1, "startColumn": s.character + 1,
-                            "endLine": e.line + 1, "endColumn": _end_column(d),
-                        },
-                    }
-                }],
-            })
+            results.append(
+                {
+                    "ruleId": d.code,
+                    "ruleIndex": codes.index(d.code),
+                    "level": self._LEVEL[d.severity],
+                    "message": {"text": d.message},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": _uri(file.file)},
+                                "region": {
+                                    "startLine": s.line + 1,
+                                    "startColumn": s.character + 1,
+                                    "endLine": e.line + 1,
+                                    "endColumn": _end_column(d),
+                                },
+                            }
+                        }
+                    ],
+                }
+            )
         document = {
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [{
-                "tool": {"driver": {"name": "holodeck-lsp", "version": __version__,
-                                    "informationUri": "https://pypi.org/project/holodeck-lsp/",
-                                    "rules": rules}},
-                "results": results,
-            }],
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "holodeck-lsp",
+                            "version": __version__,
+                            "informationUri": "https://pypi.org/project/holodeck-lsp/",
+                            "rules": rules,
+                        }
+                    },
+                    "results": results,
+                }
+            ],
         }
         json.dump(document, out, indent=2)
         out.write("\n")
@@ -180,7 +204,10 @@ def _uri(path: str) -> str:
 
 
 REPORTERS: dict[str, type[Reporter]] = {
-    "text": TextReporter, "json": JsonReporter, "sarif": SarifReporter, "github": GithubReporter,
+    "text": TextReporter,
+    "json": JsonReporter,
+    "sarif": SarifReporter,
+    "github": GithubReporter,
 }
 
 

@@ -7,7 +7,12 @@ from pathlib import Path
 
 import yaml
 
-from holodeck_lsp.check.files import DEFAULT_PATTERNS, looks_like_suite, matches_patterns, yaml_files
+from holodeck_lsp.check.files import (
+    DEFAULT_PATTERNS,
+    looks_like_suite,
+    matches_patterns,
+    yaml_files,
+)
 from holodeck_lsp.core.diagnostics import Diagnostic, Severity
 from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
 
@@ -110,5 +115,9 @@ def _encoding_error(exc: UnicodeDecodeError) -> Diagnostic:
     from holodeck_lsp.core.codes import rule
     from holodeck_lsp.core.diagnostics import Range
 
-    return Diagnostic(Range.of(0, 0, 0, 0), rule("HL005").severity, "HL005",
-                      f"the file is not UTF-8 text (byte {exc.start}: {exc.reason})")
+    return Diagnostic(
+        Range.of(0, 0, 0, 0),
+        rule("HL005").severity,
+        "HL005",
+        f"the file is not UTF-8 text (byte {exc.start}: {exc.reason})",
+    )

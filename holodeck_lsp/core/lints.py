@@ -24,11 +24,15 @@ _PLAIN_ARG = re.compile(r"[^.\[\]]+")
 # Tool kinds whose callable names are the declared tool name.
 _NAMED_TOOL_TYPES = {"function", "vectorstore", "prompt", "hierarchical_document"}
 _STATIC_STATUS_CODES = {
-    "module-missing": "HL502", "attr-missing": "HL503", "not-callable": "HL504",
+    "module-missing": "HL502",
+    "attr-missing": "HL503",
+    "not-callable": "HL504",
     "syntax-error": "HL505",
 }
 _IMPORT_STATUS_CODES = {
-    "attr-missing": "HL503", "not-callable": "HL504", "import-failed": "HL505",
+    "attr-missing": "HL503",
+    "not-callable": "HL504",
+    "import-failed": "HL505",
     "timeout": "HL505",
 }
 
@@ -70,8 +74,9 @@ def _text_rules(path: YPath, exchange: dict[str, Any], reporter: Reporter) -> No
     for key in ("name", "input", "ground_truth"):
         value = exchange.get(key)
         if isinstance(value, str) and value.strip() and _INVISIBLE.fullmatch(value):
-            reporter.emit((*path, key), "HL205",
-                          f"{key} holds only invisible characters; it reads as empty")
+            reporter.emit(
+                (*path, key), "HL205", f"{key} holds only invisible characters; it reads as empty"
+            )
 
 
 def _tool_rules(
@@ -86,33 +91,50 @@ def _tool_rules(
         if isinstance(entry, dict):
             name = entry.get("name") if isinstance(entry.get("name"), str) else None
             if isinstance(entry.get("count"), bool):
-                reporter.emit((*at, "count"), "HL304",
-                              f"count: {str(entry['count']).lower()} is read as "
-                              f"{int(entry['count'])}; write an integer >= 1",
-                              data={"replace_value": 1})
+                reporter.emit(
+                    (*at, "count"),
+                    "HL304",
+                    f"count: {str(entry['count']).lower()} is read as "
+                    f"{int(entry['count'])}; write an integer >= 1",
+                    data={"replace_value": 1},
+                )
             args = entry.get("args")
             if isinstance(args, dict):
                 for key in args:
                     _arg_key_rule((*at, "args", key), key, reporter)
         if name == "":
-            reporter.emit(at if isinstance(entry, str) else (*at, "name"), "HL306",
-                          "an empty tool name matches every tool call")
-        elif name and name.strip() and tool_names is not None and not any(
-            name in t for t in tool_names
+            reporter.emit(
+                at if isinstance(entry, str) else (*at, "name"),
+                "HL306",
+                "an empty tool name matches every tool call",
+            )
+        elif (
+            name
+            and name.strip()
+            and tool_names is not None
+            and not any(name in t for t in tool_names)
         ):
-            reporter.emit(at if isinstance(entry, str) else (*at, "name"), "HL307",
-                          f"no tool of this agent has a name containing {name!r} "
-                          f"(tools: {', '.join(tool_names) or 'none'})")
+            reporter.emit(
+                at if isinstance(entry, str) else (*at, "name"),
+                "HL307",
+                f"no tool of this agent has a name containing {name!r} "
+                f"(tools: {', '.join(tool_names) or 'none'})",
+            )
 
 
 def _arg_key_rule(at: YPath, key: Any, reporter: Reporter) -> None:
     if not isinstance(key, str):
-        reporter.emit(at, "HL405", f"argument name {key!r} is not text; it never matches",
-                      part="key")
+        reporter.emit(
+            at, "HL405", f"argument name {key!r} is not text; it never matches", part="key"
+        )
     elif not _PLAIN_ARG.fullmatch(key) and key not in MATCHER_KEYS:
-        reporter.emit(at, "HL405",
-                      f"argument name {key!r} has dots or brackets; matchers compare "
-                      "top-level arguments by plain name", part="key")
+        reporter.emit(
+            at,
+            "HL405",
+            f"argument name {key!r} has dots or brackets; matchers compare "
+            "top-level arguments by plain name",
+            part="key",
+        )
 
 
 def _file_rules(path: YPath, exchange: dict[str, Any], reporter: Reporter, base: Path) -> None:
@@ -124,23 +146,32 @@ def _file_rules(path: YPath, exchange: dict[str, Any], reporter: Reporter, base:
         if isinstance(local, str) and local and "${" not in local:
             target = Path(local) if Path(local).is_absolute() else base / local
             if not target.exists():
-                reporter.emit((*path, "files", j, "path"), "HL603",
-                              f"file {local!r} not found (looked for {target})")
+                reporter.emit(
+                    (*path, "files", j, "path"),
+                    "HL603",
+                    f"file {local!r} not found (looked for {target})",
+                )
 
 
 def _metric_rules(
-    logical: dict[str, Any], reporter: Reporter, base: Path, ctx: ValidationContext,
+    logical: dict[str, Any],
+    reporter: Reporter,
+    base: Path,
+    ctx: ValidationContext,
     standalone: bool,
 ) -> None:
     resolved: dict[str, tuple[str | None, str]] = {}
     search = default_search_path(base, ctx.search_paths)
     for at, metric in _metrics(logical):
         kind = metric_kind(metric)
-        if kind == "standard" and metric.get("metric") in DETERMINISTIC_METRICS:
-            if metric.get("model") is not None:
-                reporter.emit((*at, "model"), "HL506",
-                              f"{metric['metric']} runs without a model; this model is ignored",
-                              part="key")
+        deterministic = kind == "standard" and metric.get("metric") in DETERMINISTIC_METRICS
+        if deterministic and metric.get("model") is not None:
+            reporter.emit(
+                (*at, "model"),
+                "HL506",
+                f"{metric['metric']} runs without a model; this model is ignored",
+                part="key",
+            )
         grader = metric.get("grader")
         if kind != "code" or not isinstance(grader, str) or not GRADER_RE.fullmatch(grader):
             continue
@@ -188,8 +219,12 @@ def declared_tool_names(logical: dict[str, Any]) -> list[str] | None:
 
 
 def lint_test_cases(
-    logical: dict[str, Any], reporter: Reporter, base: Path, ctx: ValidationContext,
-    tool_names: list[str] | None, standalone: bool = True,
+    logical: dict[str, Any],
+    reporter: Reporter,
+    base: Path,
+    ctx: ValidationContext,
+    tool_names: list[str] | None,
+    standalone: bool = True,
 ) -> None:
     for path, exchange in _exchanges(logical):
         _text_rules(path, exchange, reporter)

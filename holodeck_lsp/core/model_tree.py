@@ -148,7 +148,9 @@ def keys_at(root: type[BaseModel], loc: Path, data: Any = None) -> list[str]:
     parent = type_at(root, loc)
     candidates = models_in(parent) if parent is not None else []
     if len(candidates) > 1 and isinstance(data, dict) and "type" in data:
-        typed = [m for m in candidates if data["type"] in literal_values(m.model_fields.get("type"))]
+        typed = [
+            m for m in candidates if data["type"] in literal_values(m.model_fields.get("type"))
+        ]
         candidates = typed or candidates
     keys: list[str] = []
     for model in candidates:

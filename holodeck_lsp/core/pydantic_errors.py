@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from holodeck_lsp.core.model_tree import is_union_tag, keys_at, step_type
-from holodeck_lsp.core.reporter import Reporter, value_at
+from holodeck_lsp.core.reporter import Part, Reporter, value_at
 from holodeck_lsp.core.source_map import Path
 from holodeck_lsp.models import errors as E
 
@@ -40,15 +40,30 @@ _CUSTOM_CODES = {
 }
 _CHOICE_TYPES = {"literal_error", "enum", "union_tag_invalid"}
 _RANGE_TYPES = {
-    "greater_than", "greater_than_equal", "less_than", "less_than_equal",
-    "too_short", "too_long", "multiple_of", "finite_number",
+    "greater_than",
+    "greater_than_equal",
+    "less_than",
+    "less_than_equal",
+    "too_short",
+    "too_long",
+    "multiple_of",
+    "finite_number",
 }
 _TYPE_NAMES = {
-    "string_type": "text", "int_type": "an integer", "int_parsing": "an integer",
-    "int_from_float": "an integer", "float_type": "a number", "float_parsing": "a number",
-    "bool_type": "true or false", "bool_parsing": "true or false", "list_type": "a list",
-    "dict_type": "a mapping", "model_type": "a mapping", "model_attributes_type": "a mapping",
-    "tuple_type": "a list", "set_type": "a list",
+    "string_type": "text",
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "tuple_type": "a list",
+    "set_type": "a list",
 }
 _QUOTED = re.compile(r"'([^']*)'")
 
@@ -83,10 +98,9 @@ def _yaml_path(root: type[BaseModel], data: Any, loc: tuple[Any, ...]) -> tuple[
             tp = step_type(tp, seg)
             continue
         tp = step_type(tp, seg) if tp is not None else None
-        if isinstance(cur, dict) and seg in cur:
-            cur = cur[seg]
-            path.append(seg)
-        elif isinstance(cur, list) and isinstance(seg, int) and 0 <= seg < len(cur):
+        if (isinstance(cur, dict) and seg in cur) or (
+            isinstance(cur, list) and isinstance(seg, int) and 0 <= seg < len(cur)
+        ):
             cur = cur[seg]
             path.append(seg)
         elif i == len(loc) - 1:
@@ -110,12 +124,16 @@ def _has_env_ref(value: Any) -> bool:
 
 
 def report_validation_error(
-    exc: ValidationError, root: type[BaseModel], data: Any, reporter: Reporter,
+    exc: ValidationError,
+    root: type[BaseModel],
+    data: Any,
+    reporter: Reporter,
     prefix: Path = (),
 ) -> None:
     """Emit one diagnostic per error (type errors of one value's union members merged)."""
     type_errors: dict[Path, list[dict[str, Any]]] = defaultdict(list)
-    for error in exc.errors(include_url=False):
+    for details in exc.errors(include_url=False):
+        error: dict[str, Any] = dict(details)
         loc = tuple(error["loc"])
         path, missing = _yaml_path(root, data, loc)
         value = value_at(data, path)
@@ -138,13 +156,11 @@ def _report_type(
     wanted = sorted({_TYPE_NAMES[e["type"]] for e in errors})
     message = f"expected {' or '.join(wanted)}, got {_describe(value)}"
     hint: dict[str, Any] | None = None
-    if "text" in wanted and isinstance(value, (bool, int, float)) and not isinstance(
-        value, dict
-    ):
+    if "text" in wanted and isinstance(value, (bool, int, float)) and not isinstance(value, dict):
         doc, span = reporter.span_for(prefix + path)
         source = doc.lines[span.line][span.col : span.end_col] if span.line == span.end_line else ""
         if source:
-            message += f" (unquoted in YAML); quote it: \"{source}\""
+            message += f' (unquoted in YAML); quote it: "{source}"'
             hint = {"quote": source}
     elif len(errors) == 1 and errors[0]["type"] in ("int_parsing", "float_parsing", "bool_parsing"):
         message = f"expected {wanted[0]}, got {_describe(value)}"
@@ -152,8 +168,15 @@ def _report_type(
 
 
 def _report_one(
-    error: dict[str, Any], root: type[BaseModel], data: Any, reporter: Reporter,
-    prefix: Path, loc: tuple[Any, ...], path: Path, missing: Any, value: Any,
+    error: dict[str, Any],
+    root: type[BaseModel],
+    data: Any,
+    reporter: Reporter,
+    prefix: Path,
+    loc: tuple[Any, ...],
+    path: Path,
+    missing: Any,
+    value: Any,
 ) -> None:
     kind: str = error["type"]
     ctx: dict[str, Any] = error.get("ctx") or {}
@@ -163,13 +186,17 @@ def _report_one(
         reporter.emit(full + (name,), "HL102", f"missing required key {name!r}", part="anchor")
         return
     if kind == "extra_forbidden":
-        choices = [k for k in keys_at(root, loc[:-1], value_at(data, path[:-1]))
-                   if k not in (value_at(data, path[:-1]) or {})]
+        choices = [
+            k
+            for k in keys_at(root, loc[:-1], value_at(data, path[:-1]))
+            if k not in (value_at(data, path[:-1]) or {})
+        ]
         guess = did_you_mean(path[-1] if path else None, choices)
         message = f"unknown key {path[-1]!r}" if path else "unknown key"
         message += f"; did you mean {guess!r}?" if guess else ""
-        reporter.emit(full, "HL101", message, part="key",
-                      data={"replace_key": guess} if guess else None)
+        reporter.emit(
+            full, "HL101", message, part="key", data={"replace_key": guess} if guess else None
+        )
         return
     if kind in _CHOICE_TYPES:
         expected = ctx.get("expected") or ctx.get("expected_tags") or ""
@@ -198,7 +225,7 @@ def _report_one(
             reporter.emit(full + (key,), code, message, part="key")
         return
     sub = tuple(ctx.get("subloc") or ())
-    part = "key" if ctx.get("at_key") else "value"
+    part: Part = "key" if ctx.get("at_key") else "value"
     reporter.emit(full + sub, code, message, part=part, char=ctx.get("char"))
 
 
@@ -210,5 +237,5 @@ def _plain(message: str) -> str:
     """Pydantic's message without its 'Value error, ' preamble, lower-cased first letter."""
     for preamble in ("Value error, ", "Assertion failed, "):
         if message.startswith(preamble):
-            message = message[len(preamble):]
+            message = message[len(preamble) :]
     return message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message

@@ -128,9 +128,16 @@ class Reporter:
         )
         self.by_file.setdefault(doc.file, []).append(diagnostic)
 
-    def emit_span(self, doc: SourceDoc, span: Span, code: str, message: str,
-                  path: Path = (), data: dict[str, Any] | None = None,
-                  related: tuple[RelatedInformation, ...] = ()) -> None:
+    def emit_span(
+        self,
+        doc: SourceDoc,
+        span: Span,
+        code: str,
+        message: str,
+        path: Path = (),
+        data: dict[str, Any] | None = None,
+        related: tuple[RelatedInformation, ...] = (),
+    ) -> None:
         """A diagnostic at a known place (YAML problems, which precede any path)."""
         shown = format_path(path)
         text = f"{message} ({shown})" if shown else message

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from holodeck_lsp.core.config_merge import ConfigFile, find_config, merge_config
-from holodeck_lsp.core.diagnostics import Diagnostic, Severity
+from holodeck_lsp.core.diagnostics import Diagnostic, RelatedInformation, Severity
 from holodeck_lsp.core.lints import lint_agent, lint_test_cases
 from holodeck_lsp.core.pydantic_errors import report_validation_error
 from holodeck_lsp.core.reporter import Reporter, SourceDoc, related_at
@@ -96,11 +96,17 @@ def _doc(file: str, text: str, loaded: LoadedYaml) -> SourceDoc:
 
 def _yaml_problems(doc: SourceDoc, loaded: LoadedYaml, reporter: Reporter) -> None:
     for problem in loaded.problems:
-        related = ()
+        related: tuple[RelatedInformation, ...] = ()
         if problem.other is not None:
             related = (related_at(doc, problem.other, "first given here"),)
-        reporter.emit_span(doc, problem.span, _YAML_CODES[problem.kind], problem.message,
-                           problem.path, related=related)
+        reporter.emit_span(
+            doc,
+            problem.span,
+            _YAML_CODES[problem.kind],
+            problem.message,
+            problem.path,
+            related=related,
+        )
 
 
 def validate_text(
@@ -111,7 +117,7 @@ def validate_text(
     file = str(path)
     loaded = load_yaml(text)
     doc = _doc(file, text, loaded)
-    reporter = Reporter(loaded.data, lambda p: (doc, p))
+    reporter = Reporter(loaded.data, _same_doc(doc))
     reporter.by_file[file] = []
     _yaml_problems(doc, loaded, reporter)
     chosen = kind or detect_kind(path, loaded.data)
@@ -143,9 +149,12 @@ def _finish(result: ValidationResult, ctx: ValidationContext) -> ValidationResul
 
 
 def _not_a_mapping(doc: SourceDoc, reporter: Reporter, what: str) -> None:
-    reporter.emit_span(doc, Span(0, 0, 0, doc.line_end(0)), "HL004",
-                       f"the top level of {what} must be a mapping, "
-                       f"not {type(doc.data).__name__}")
+    reporter.emit_span(
+        doc,
+        Span(0, 0, 0, doc.line_end(0)),
+        "HL004",
+        f"the top level of {what} must be a mapping, not {type(doc.data).__name__}",
+    )
 
 
 def _validate_config_doc(doc: SourceDoc, reporter: Reporter) -> None:
@@ -177,9 +186,12 @@ def _validate_cases_doc(
     logical = {"test_cases": cases}
     reporter.logical = logical
     if not isinstance(cases, list):
-        reporter.emit_span(doc, Span(0, 0, 0, doc.line_end(0)), "HL602",
-                           "a test-case file holds a list of test cases, or a mapping "
-                           "with a 'test_cases:' list")
+        reporter.emit_span(
+            doc,
+            Span(0, 0, 0, doc.line_end(0)),
+            "HL602",
+            "a test-case file holds a list of test cases, or a mapping with a 'test_cases:' list",
+        )
         return
     try:
         TestCasesFile.model_validate(logical)
@@ -197,7 +209,10 @@ def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, Load
 
 
 def _validate_agent(
-    doc: SourceDoc, reporter: Reporter, path: Path, ctx: ValidationContext,
+    doc: SourceDoc,
+    reporter: Reporter,
+    path: Path,
+    ctx: ValidationContext,
     result: ValidationResult,
 ) -> None:
     raw = doc.data if doc.data is not None else {}
@@ -210,11 +225,14 @@ def _validate_agent(
     if any(c.broken for c in configs):
         for c in configs:
             if c.broken:
-                reporter.emit((), "HL604",
-                              f"{c.path.name} next to this agent has errors; HoloDeck "
-                              "will not load the agent until they are fixed",
-                              part="anchor", related=(related_at(c.doc, Span(0, 0, 0, 0),
-                                                                 "the config file"),))
+                reporter.emit(
+                    (),
+                    "HL604",
+                    f"{c.path.name} next to this agent has errors; HoloDeck "
+                    "will not load the agent until they are fixed",
+                    part="anchor",
+                    related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
+                )
     merge_config(logical, [c for c in configs if not c.broken])
     cases_doc = _attach_test_cases_file(logical, doc, reporter, path, ctx, result)
     if cases_doc is not None:
@@ -227,6 +245,10 @@ def _validate_agent(
     except ValidationError as exc:
         report_validation_error(exc, Agent, logical, reporter)
     lint_agent(logical, reporter, path.parent, ctx)
+
+
+def _same_doc(doc: SourceDoc) -> Callable[[YPath], tuple[SourceDoc, YPath]]:
+    return lambda path: (doc, path)
 
 
 def _load_configs(
@@ -242,7 +264,7 @@ def _load_configs(
         if side is None:
             continue
         cdoc, loaded = side
-        side_reporter = Reporter(loaded.data, lambda p, d=cdoc: (d, p))
+        side_reporter = Reporter(loaded.data, _same_doc(cdoc))
         side_reporter.by_file[cdoc.file] = []
         _yaml_problems(cdoc, loaded, side_reporter)
         if loaded.parsed:
@@ -257,16 +279,21 @@ def _load_configs(
 
 
 def _attach_test_cases_file(
-    logical: dict[str, Any], doc: SourceDoc, reporter: Reporter, path: Path,
-    ctx: ValidationContext, result: ValidationResult,
+    logical: dict[str, Any],
+    doc: SourceDoc,
+    reporter: Reporter,
+    path: Path,
+    ctx: ValidationContext,
+    result: ValidationResult,
 ) -> tuple[SourceDoc, YPath] | None:
     ref = logical.pop("test_cases_file", None)
     if ref is None or (isinstance(ref, str) and "${" in ref):
         return None
     where = ("test_cases_file",)
     if logical.get("test_cases") is not None:
-        reporter.emit(where, "HL109", "give either 'test_cases' or 'test_cases_file', not both",
-                      part="key")
+        reporter.emit(
+            where, "HL109", "give either 'test_cases' or 'test_cases_file', not both", part="key"
+        )
         return None
     if not isinstance(ref, str) or not ref.strip():
         reporter.emit(where, "HL103", "test_cases_file must be a non-empty path")
@@ -274,12 +301,11 @@ def _attach_test_cases_file(
     target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
     side = _load_side_file(target, ctx)
     if side is None:
-        reporter.emit(where, "HL601", f"test_cases_file {ref!r} not found "
-                      f"(looked for {target})")
+        reporter.emit(where, "HL601", f"test_cases_file {ref!r} not found (looked for {target})")
         return None
     cases_doc, loaded = side
     result.referenced.append(cases_doc.file)
-    side_reporter = Reporter(loaded.data, lambda p: (cases_doc, p))
+    side_reporter = Reporter(loaded.data, _same_doc(cases_doc))
     reporter.by_file.setdefault(cases_doc.file, [])
     side_reporter.by_file = reporter.by_file
     _yaml_problems(cases_doc, loaded, side_reporter)
@@ -291,13 +317,22 @@ def _attach_test_cases_file(
         return None
     cases, prefix = _cases_payload(loaded.data)
     if not isinstance(cases, list):
-        reporter.emit(where, "HL602", f"test_cases_file {ref!r} must hold a list of test "
-                      "cases (or a mapping with a 'test_cases:' list)")
+        reporter.emit(
+            where,
+            "HL602",
+            f"test_cases_file {ref!r} must hold a list of test "
+            "cases (or a mapping with a 'test_cases:' list)",
+        )
         return None
     logical["test_cases"] = cases
     return cases_doc, prefix
 
 
 __all__ = [
-    "Kind", "SourceMap", "ValidationContext", "ValidationResult", "detect_kind", "validate_text",
+    "Kind",
+    "SourceMap",
+    "ValidationContext",
+    "ValidationResult",
+    "detect_kind",
+    "validate_text",
 ]

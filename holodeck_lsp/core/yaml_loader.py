@@ -87,7 +87,9 @@ class _Builder:
         try:
             if constructor is None:
                 raise ConstructorError(
-                    None, None, f"could not determine a constructor for the tag {node.tag!r}",
+                    None,
+                    None,
+                    f"could not determine a constructor for the tag {node.tag!r}",
                     node.start_mark,
                 )
             return constructor(self.ctor, node)
@@ -101,9 +103,7 @@ class _Builder:
             try:
                 self.ctor.flatten_mapping(node)
             except ConstructorError as exc:
-                self.problems.append(
-                    YamlProblem("construct", _span(node), str(exc.problem), path)
-                )
+                self.problems.append(YamlProblem("construct", _span(node), str(exc.problem), path))
         result: dict[Any, Any] = {}
         first_seen: dict[Any, Span] = {}
         for key_node, value_node in node.value:
@@ -146,13 +146,15 @@ def load_yaml(text: str) -> LoadedYaml:
         detail = problem + (f" ({exc.context})" if exc.context and exc.problem else "")
         if kind == "tab":
             detail = "tab character in indentation; YAML indents with spaces only"
-        return LoadedYaml(None, SourceMap({}), [YamlProblem(kind, _point(line, col), detail)],
-                          parsed=False)
+        return LoadedYaml(
+            None, SourceMap({}), [YamlProblem(kind, _point(line, col), detail)], parsed=False
+        )
     except yaml.YAMLError as exc:  # a reader error: control characters and the like
         mark = getattr(exc, "position", None)
         span = _offset_span(text, mark) if isinstance(mark, int) else Span(0, 0, 0, 0)
-        return LoadedYaml(None, SourceMap({}), [YamlProblem("syntax", span, str(exc))],
-                          parsed=False)
+        return LoadedYaml(
+            None, SourceMap({}), [YamlProblem("syntax", span, str(exc))], parsed=False
+        )
     if root is None:
         return LoadedYaml(None, SourceMap({}), [])
     builder = _Builder()

@@ -38,11 +38,20 @@ def import_grader(
     spec: str, first_on_path: list[Path], timeout: float = 10.0, python: str | None = None
 ) -> ImportOutcome:
     """Import ``spec`` in a fresh interpreter and report what happened."""
-    command = [python or sys.executable, "-c", _PROBE,
-               json.dumps([str(p) for p in first_on_path]), spec]
+    command = [
+        python or sys.executable,
+        "-c",
+        _PROBE,
+        json.dumps([str(p) for p in first_on_path]),
+        spec,
+    ]
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            command,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
             cwd=str(first_on_path[0]) if first_on_path else None,
         )
     except subprocess.TimeoutExpired:

@@ -18,8 +18,17 @@ Status = Literal["ok", "unknown", "module-missing", "attr-missing", "not-callabl
 _EXTENSION_SUFFIXES = (".so", ".pyd", ".pyc")
 _DYNAMIC_MARKERS = ("__getattr__", "globals()", "setattr(", "import *", "exec(", "vars()")
 _NOT_CALLABLE = (
-    ast.Constant, ast.List, ast.Dict, ast.Tuple, ast.Set, ast.JoinedStr,
-    ast.ListComp, ast.DictComp, ast.SetComp, ast.BinOp, ast.Compare,
+    ast.Constant,
+    ast.List,
+    ast.Dict,
+    ast.Tuple,
+    ast.Set,
+    ast.JoinedStr,
+    ast.ListComp,
+    ast.DictComp,
+    ast.SetComp,
+    ast.BinOp,
+    ast.Compare,
 )
 
 
@@ -38,7 +47,7 @@ class Resolution:
     target: GraderLocation | None = None
 
 
-def find_module(module: str, search_path: list[Path]) -> Path | None | Literal["opaque"]:
+def find_module(module: str, search_path: list[Path]) -> Path | Literal["opaque"] | None:
     """The source file of ``module``; "opaque" when it exists but has no readable source."""
     if module.split(".")[0] in sys.builtin_module_names:
         return "opaque"
@@ -126,8 +135,9 @@ def resolve_grader(spec: str, search_path: list[Path]) -> Resolution:
     if isinstance(tree, SyntaxError):
         where = f" at line {tree.lineno}" if tree.lineno else ""
         return Resolution(
-            "syntax-error", f"grader module {module!r} cannot be imported: "
-            f"{tree.msg}{where} of {located.name}", located,
+            "syntax-error",
+            f"grader module {module!r} cannot be imported: {tree.msg}{where} of {located.name}",
+            located,
         )
     binding = _binding(tree, name)
     if binding is None:

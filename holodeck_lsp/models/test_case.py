@@ -35,7 +35,7 @@ from holodeck_lsp.models.errors import (
     require_text,
 )
 from holodeck_lsp.models.evaluation import AnyMetric
-from holodeck_lsp.models.validation import cross_field_rules
+from holodeck_lsp.models.validation import Problem, cross_field_rules
 
 MAX_FILES = 10
 MATCHER_KEYS = ("fuzzy", "regex")
@@ -116,16 +116,14 @@ class ExpectedTool(StrictModel):
             "(case-sensitive substring)."
         ),
     )
-    args: Annotated[dict[Any, ArgMatcherSpec] | None, BeforeValidator(_check_args_mapping)] = (
-        Field(
-            None,
-            description=(
-                "Arguments one single call must carry. Each value is a literal (numbers "
-                "compare numerically), `{fuzzy: ...}` (case, whitespace and thousands "
-                "separators ignored) or `{regex: ...}` (full match). Unasserted arguments "
-                "are ignored."
-            ),
-        )
+    args: Annotated[dict[Any, ArgMatcherSpec] | None, BeforeValidator(_check_args_mapping)] = Field(
+        None,
+        description=(
+            "Arguments one single call must carry. Each value is a literal (numbers "
+            "compare numerically), `{fuzzy: ...}` (case, whitespace and thousands "
+            "separators ignored) or `{regex: ...}` (full match). Unasserted arguments "
+            "are ignored."
+        ),
     )
     count: Annotated[int, BeforeValidator(_check_count)] = Field(
         1, description="Minimum number of matching calls in this turn."
@@ -190,7 +188,7 @@ class FileInput(StrictModel):
     @model_validator(mode="wrap")
     @classmethod
     def _path_xor_url(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        problems = []
+        problems: list[Problem] = []
         if isinstance(data, dict):
             # Empty strings count as absent, as in the loader.
             has_path, has_url = bool(data.get("path")), bool(data.get("url"))
@@ -205,9 +203,7 @@ class FileInput(StrictModel):
 
 def _files_limit(value: list[FileInput] | None, where: str) -> list[FileInput] | None:
     if value is not None and len(value) > MAX_FILES:
-        raise fail(
-            TOO_MANY, "at most {limit} files per {where}", limit=MAX_FILES, where=where
-        )
+        raise fail(TOO_MANY, "at most {limit} files per {where}", limit=MAX_FILES, where=where)
     return value
 
 
@@ -261,9 +257,7 @@ class TestCaseModel(StrictModel):
     expected_tools: ExpectedToolList | None = Field(
         None, description="Tools a single-turn case must call (names or objects)."
     )
-    ground_truth: str | None = Field(
-        None, description="The expected reply of a single-turn case."
-    )
+    ground_truth: str | None = Field(None, description="The expected reply of a single-turn case.")
     files: list[FileInput] | None = Field(
         None, description="Files sent with a single-turn case (at most 10)."
     )
@@ -295,7 +289,7 @@ class TestCaseModel(StrictModel):
     @model_validator(mode="wrap")
     @classmethod
     def _single_or_multi_turn(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        problems = []
+        problems: list[Problem] = []
         if isinstance(data, dict):
             turns = data.get("turns")
             if turns is not None:
@@ -317,9 +311,7 @@ class TestCaseModel(StrictModel):
                             )
                         )
             elif data.get("input") is None:
-                problems.append(
-                    ((), fail(MISSING_INPUT, "a test case needs 'input' or 'turns'"))
-                )
+                problems.append(((), fail(MISSING_INPUT, "a test case needs 'input' or 'turns'")))
         return cross_field_rules(cls, data, handler, problems)
 
 

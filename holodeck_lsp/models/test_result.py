@@ -72,8 +72,7 @@ class TurnResult(_Result):
     arg_match_details: list[dict[str, Any]] | None = Field(
         None,
         description=(
-            "One record per assertion: tool, args_asserted, matched_call_index, "
-            "unmatched_reason."
+            "One record per assertion: tool, args_asserted, matched_call_index, unmatched_reason."
         ),
     )
     metric_results: list[MetricResult] = Field(..., description="Metrics run on this turn.")

@@ -21,7 +21,9 @@ def _as_details(error: Any) -> InitErrorDetails:
     kind = error["type"]
     # Our own error types must be rebuilt; pydantic's built-in ones are named by string.
     err_type: Any = (
-        PydanticCustomError(kind, error["msg"], error.get("ctx")) if kind.startswith("hl_") else kind
+        PydanticCustomError(kind, error["msg"], error.get("ctx"))
+        if kind.startswith("hl_")
+        else kind
     )
     details = InitErrorDetails(type=err_type, loc=tuple(error["loc"]), input=error.get("input"))
     if "ctx" in error and not kind.startswith("hl_"):
@@ -34,8 +36,7 @@ def cross_field_rules(
 ) -> Any:
     """Validate ``data`` with ``handler`` and add ``problems`` to whatever it reports."""
     extra = [
-        InitErrorDetails(type=error, loc=loc, input=_value_at(data, loc))
-        for loc, error in problems
+        InitErrorDetails(type=error, loc=loc, input=_value_at(data, loc)) for loc, error in problems
     ]
     try:
         result = handler(data)

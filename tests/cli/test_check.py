@@ -57,7 +57,9 @@ def test_bad_severity_flag_is_a_usage_error() -> None:
 
 
 def test_severity_override_turns_an_error_off() -> None:
-    code, out = invoke("--severity", "HL401=off", "--format", "json", str(INVALID / "matchers.yaml"))
+    code, out = invoke(
+        "--severity", "HL401=off", "--format", "json", str(INVALID / "matchers.yaml")
+    )
     codes = [d["code"] for d in json.loads(out)["files"][0]["diagnostics"]]
     assert codes == ["HL402", "HL403", "HL404"]
     assert code == 1
@@ -68,37 +70,54 @@ def test_json_contract() -> None:
     assert code == 1
     document = json.loads(out)
     assert document == {
-        "files": [{
-            "file": str(INVALID / "wrong_type_unquoted.yaml"),
-            "diagnostics": [
-                {"line": 9, "column": 19, "end_line": 9, "end_column": 24, "severity": "error",
-                 "code": "HL103",
-                 "message": 'expected text, got the number 25587 (unquoted in YAML); quote it: '
-                            '"25587" (test_cases[0].ground_truth)',
-                 "path": "test_cases[0].ground_truth"},
-                {"line": 11, "column": 19, "end_line": 11, "end_column": 21, "severity": "error",
-                 "code": "HL103",
-                 "message": 'expected text, got the boolean false (unquoted in YAML); quote it: '
-                            '"no" (test_cases[1].ground_truth)',
-                 "path": "test_cases[1].ground_truth"},
-            ],
-        }],
+        "files": [
+            {
+                "file": str(INVALID / "wrong_type_unquoted.yaml"),
+                "diagnostics": [
+                    {
+                        "line": 9,
+                        "column": 19,
+                        "end_line": 9,
+                        "end_column": 24,
+                        "severity": "error",
+                        "code": "HL103",
+                        "message": "expected text, got the number 25587 (unquoted in YAML); "
+                        "quote it: "
+                        '"25587" (test_cases[0].ground_truth)',
+                        "path": "test_cases[0].ground_truth",
+                    },
+                    {
+                        "line": 11,
+                        "column": 19,
+                        "end_line": 11,
+                        "end_column": 21,
+                        "severity": "error",
+                        "code": "HL103",
+                        "message": "expected text, got the boolean false (unquoted in YAML); "
+                        "quote it: "
+                        '"no" (test_cases[1].ground_truth)',
+                        "path": "test_cases[1].ground_truth",
+                    },
+                ],
+            }
+        ],
         "unreadable": [],
     }
 
 
 def test_json_lists_referenced_files_and_clean_files() -> None:
     code, out = invoke("--format", "json", str(INVALID / "cases_file_errors"))
-    files = {Path(f["file"]).name: [d["code"] for d in f["diagnostics"]]
-             for f in json.loads(out)["files"]}
+    files = {
+        Path(f["file"]).name: [d["code"] for d in f["diagnostics"]]
+        for f in json.loads(out)["files"]
+    }
     assert files == {"agent.yaml": [], "suite.yaml": ["HL307", "HL401"]}
     assert code == 1
 
 
 def test_stdin_with_filename() -> None:
     text = (INVALID / "turns_empty_and_missing_input.yaml").read_text()
-    code, out = invoke("-", "--stdin-filename", "suite/agent.yaml", "--format", "json",
-                       stdin=text)
+    code, out = invoke("-", "--stdin-filename", "suite/agent.yaml", "--format", "json", stdin=text)
     document = json.loads(out)
     assert [f["file"] for f in document["files"]] == ["suite/agent.yaml"]
     assert [d["code"] for d in document["files"][0]["diagnostics"]] == ["HL202", "HL203"]
@@ -121,7 +140,11 @@ def test_sarif_has_rules_and_results() -> None:
     assert code == 1
     assert [r["ruleId"] for r in run["results"]] == ["HL002"]
     assert run["results"][0]["locations"][0]["physicalLocation"]["region"] == {
-        "startLine": 8, "startColumn": 1, "endLine": 8, "endColumn": 2}
+        "startLine": 8,
+        "startColumn": 1,
+        "endLine": 8,
+        "endColumn": 2,
+    }
     assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"HL001", "HL401"}
 
 

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from holodeck_lsp.core.validate import ValidationContext, validate_text
 from tests.conftest import FIXTURES
 
-SEEDS = [p.read_text(encoding="utf-8", errors="replace")
-         for p in sorted(FIXTURES.rglob("*.yaml"))]
+SEEDS = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(FIXTURES.rglob("*.yaml"))]
 YAMLISH = string.ascii_letters + string.digits + " \t\n:-[]{}#&*!|>'\"%@`,?\\.$"
 
 
@@ -25,7 +24,7 @@ def mutated_fixture(draw: st.DrawFn) -> str:
         if action == "insert":
             text = text[:pos] + draw(st.text(YAMLISH, max_size=12)) + text[pos:]
         elif action == "delete":
-            text = text[:pos] + text[pos + draw(st.integers(0, 20)):]
+            text = text[:pos] + text[pos + draw(st.integers(0, 20)) :]
         else:
             lines = text.splitlines(keepends=True) or [""]
             i = draw(st.integers(0, len(lines) - 1))
@@ -59,7 +58,8 @@ def test_cli_exit_code_is_always_0_1_or_2(text: str) -> None:
 
     from holodeck_lsp.cli import app
 
-    result = CliRunner().invoke(app, ["check", "--no-user-config", "-", "--stdin-filename",
-                                      "agent.yaml"], input=text)
+    result = CliRunner().invoke(
+        app, ["check", "--no-user-config", "-", "--stdin-filename", "agent.yaml"], input=text
+    )
     assert result.exit_code in (0, 1, 2), result.output
     assert "internal error" not in result.output

@@ -24,8 +24,10 @@ def render(result: CheckResult, base: Path) -> list[str]:
         rel = Path(file_result.file).relative_to(base).as_posix()
         for d in file_result.diagnostics:
             s, e = d.range.start, d.range.end
-            lines.append(f"{rel}:{s.line + 1}:{s.character + 1}-{e.line + 1}:{e.character + 1} "
-                         f"{d.severity.label} {d.code}")
+            lines.append(
+                f"{rel}:{s.line + 1}:{s.character + 1}-{e.line + 1}:{e.character + 1} "
+                f"{d.severity.label} {d.code}"
+            )
     return lines
 
 

@@ -1,0 +1,82 @@
+"""Cold `holodeck-lsp check` wall time and peak memory (median of 5 runs each).
+
+    python benchmarks/check_timing.py
+
+Targets on a 2-core machine: 20-line file <= 0.30 s; 1,000-case 4-turn suite <= 1.5 s;
+peak memory <= 300 MB.
+"""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_suite import suite
+
+SMALL = """name: small
+model:
+  provider: openai
+  name: gpt-4o
+instructions:
+  inline: Be brief.
+test_cases:
+  - name: greeting
+    turns:
+      - input: Hello
+        ground_truth: Hi
+        expected_tools:
+          - name: search
+            args:
+              q: {regex: "^hello$"}
+      - input: Bye
+        evaluations:
+          - metric: equality
+            case_insensitive: true
+"""
+
+
+def command() -> list[str]:
+    exe = Path(sys.executable).parent / "holodeck-lsp"
+    return [str(exe)] if exe.exists() else [shutil.which("holodeck-lsp") or "holodeck-lsp"]
+
+
+def measure(path: Path, runs: int = 5) -> tuple[float, float]:
+    times, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        subprocess.run(
+            [*command(), "check", "--no-user-config", "--format", "json", str(path)],
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+        times.append(time.perf_counter() - start)
+        peaks.append(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+    return statistics.median(times), max(peaks) / 1024
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        small = Path(tmp) / "small" / "agent.yaml"
+        small.parent.mkdir()
+        small.write_text(SMALL)
+        large = Path(tmp) / "large" / "agent.yaml"
+        large.parent.mkdir()
+        large.write_text(suite(1000))
+        lines = large.read_text().count("\n")
+        t_small, m_small = measure(small)
+        t_large, m_large = measure(large)
+    print(f"check, 20-line file:            median {t_small:.3f} s  (target <= 0.30 s)")
+    print(f"check, 1,000-case suite ({lines} lines): median {t_large:.3f} s  (target <= 1.5 s)")
+    print(f"peak memory (max RSS of any run): {max(m_small, m_large):.0f} MB  (target <= 300 MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,2 @@
+def subtract(a: float, b: float) -> float:
+    return a - b
