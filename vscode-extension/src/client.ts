@@ -12,7 +12,7 @@ import {
 
 import { currentServerConfiguration, SECTION, serverWorkingDirectory, yamlExtensionValidates } from './host';
 import type { ServerCommand } from './serverCommand';
-import { serverConfiguration } from './serverConfig';
+import { configurationResponse, serverConfiguration } from './serverConfig';
 import { documentSelector } from './selector';
 import type { Settings } from './settings';
 import { withoutYamlExtensionDuplicates } from './yamlInterplay';
@@ -35,14 +35,11 @@ function middleware(settings: Settings): Middleware {
     workspace: {
       configuration: (params, token, next) => {
         // Our section is computed (trust rule applied); other sections go the default way.
-        const ours = params.items.map((item) => item.section === SECTION);
-        if (!ours.some(Boolean)) {
+        if (!params.items.some((item) => item.section === SECTION)) {
           return next(params, token);
         }
-        return params.items.map((item) =>
-          item.section === SECTION
-            ? currentServerConfiguration(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
-            : null,
+        return configurationResponse(params.items, (scopeUri) =>
+          currentServerConfiguration(scopeUri ? vscode.Uri.parse(scopeUri) : undefined),
         );
       },
     },

@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 
 import { selectedPythonEnvironment } from './pythonEnv';
 import type { DiscoveryContext } from './serverCommand';
-import { serverConfiguration, type ServerConfiguration } from './serverConfig';
+import { CONFIGURATION_SECTION, serverConfiguration, type ServerConfiguration } from './serverConfig';
 import { readSettings, type SettingsResult } from './settings';
 import { YAML_EXTENSION_ID } from './yamlInterplay';
 
-export const SECTION = 'holodeck';
+export const SECTION = CONFIGURATION_SECTION;
 
 export function currentSettings(scope?: vscode.Uri): SettingsResult {
   return readSettings(vscode.workspace.getConfiguration(SECTION, scope));

@@ -23,3 +23,16 @@ export function serverConfiguration(settings: Settings, workspaceTrusted: boolea
     severity: { ...settings.severity },
   };
 }
+
+/**
+ * The answer to a `workspace/configuration` request: our object for each `holodeck` item,
+ * `null` for any other section (the server asks only for ours).
+ */
+export function configurationResponse(
+  items: readonly { section?: string; scopeUri?: string }[],
+  ours: (scopeUri: string | undefined) => ServerConfiguration,
+): (ServerConfiguration | null)[] {
+  return items.map((item) => (item.section === CONFIGURATION_SECTION ? ours(item.scopeUri) : null));
+}
+
+export const CONFIGURATION_SECTION = 'holodeck';
