@@ -6,15 +6,15 @@ A path is the tuple of mapping keys and list indices from the root, e.g.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 Path = tuple[Any, ...]
 NodeKind = Literal["scalar", "sequence", "mapping"]
 
 
-@dataclass(frozen=True, order=True)
-class Span:
+class Span(NamedTuple):
+    """A range of text; a tuple, since a large suite has a hundred thousand of them."""
+
     line: int
     col: int
     end_line: int
@@ -24,8 +24,7 @@ class Span:
         return (self.line, self.col) <= (line, col) <= (self.end_line, self.end_col)
 
 
-@dataclass(frozen=True)
-class NodeInfo:
+class NodeInfo(NamedTuple):
     key: Span | None  # the key that introduces this value, if it is a mapping value
     value: Span
     kind: NodeKind

@@ -6,7 +6,6 @@ text + path + context -> diagnostics for that file and for the files it pulls in
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,7 +218,7 @@ def _validate_agent(
     if not isinstance(raw, dict):
         _not_a_mapping(doc, reporter, "an agent file")
         return
-    logical = copy.deepcopy(raw)
+    logical = _copy_for_merge(raw)
     reporter.logical = logical
     configs = _load_configs(path.parent, ctx, reporter, result)
     if any(c.broken for c in configs):
@@ -249,6 +248,19 @@ def _validate_agent(
 
 def _same_doc(doc: SourceDoc) -> Callable[[YPath], tuple[SourceDoc, YPath]]:
     return lambda path: (doc, path)
+
+
+def _copy_tree(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(v) for v in value]
+    return value
+
+
+def _copy_for_merge(raw: dict[str, Any]) -> dict[str, Any]:
+    """A copy the config merge may change; test cases, the bulk of a file, are shared."""
+    return {k: v if k == "test_cases" else _copy_tree(v) for k, v in raw.items()}
 
 
 def _load_configs(
