@@ -1,17 +1,16 @@
-"""Run ``holodeck-lsp check --format json`` on single files and reduce the output to a verdict."""
+"""Run ``holodeck-lsp check --format json`` on single files and reduce each report to a verdict."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+DRIVER = Path(__file__).with_name("check_driver.py")
 
 
 @dataclass(frozen=True)
@@ -43,18 +42,6 @@ class CheckResult:
         return any(f.severity == "error" for f in self.findings)
 
 
-def check_command() -> list[str]:
-    """The installed ``holodeck-lsp`` next to this interpreter (else on PATH)."""
-    script = "holodeck-lsp.exe" if os.name == "nt" else "holodeck-lsp"
-    beside = Path(sys.executable).with_name(script)
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which(script)
-    if found:
-        return [found]
-    raise FileNotFoundError("holodeck-lsp is not installed in the test environment")
-
-
 def _findings(report: Any) -> tuple[Finding, ...]:
     found: list[Finding] = []
     for entry in report["files"]:
@@ -72,35 +59,39 @@ def _findings(report: Any) -> tuple[Finding, ...]:
     return tuple(found)
 
 
-def check_one(command: list[str], file: Path, cwd: Path) -> CheckResult:
-    done = subprocess.run(
-        [*command, "check", "--format", "json", "--no-user-config", str(file)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-        timeout=120,
-    )
+def _result(file: Path, exit_code: int, stdout: str, stderr: str) -> CheckResult:
     try:
-        findings = _findings(json.loads(done.stdout))
+        findings = _findings(json.loads(stdout))
     except (ValueError, KeyError, TypeError) as exc:
-        problem = f"exit {done.returncode}, unreadable JSON ({exc}); stderr: {done.stderr[-2000:]}"
-        return CheckResult(file, done.returncode, (), problem)
-    result = CheckResult(file, done.returncode, findings, None)
+        problem = f"exit {exit_code}, unreadable JSON ({exc}); stderr: {stderr[-2000:]}"
+        return CheckResult(file, exit_code, (), problem)
+    result = CheckResult(file, exit_code, findings, None)
     expected_exit = 1 if result.has_error else 0
-    if done.returncode != expected_exit:
+    if exit_code != expected_exit:
         problem = (
-            f"exit {done.returncode}, but the report implies {expected_exit}; "
-            f"stderr: {done.stderr[-2000:]}"
+            f"exit {exit_code}, but the report implies {expected_exit}; stderr: {stderr[-2000:]}"
         )
-        return CheckResult(file, done.returncode, findings, problem)
+        return CheckResult(file, exit_code, findings, problem)
     return result
 
 
 def check_all(files: Iterable[Path], cwd: Path) -> dict[Path, CheckResult]:
-    """``check`` each file on its own (so references count toward it), a few at a time."""
-    command = check_command()
+    """``holodeck-lsp check`` each file on its own, so the files it pulls in count toward it."""
     paths = [Path(f).resolve() for f in files]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = pool.map(lambda p: check_one(command, p, cwd), paths)
-        return {result.file: result for result in results}
+    if not paths:
+        return {}
+    done = subprocess.run(
+        [sys.executable, str(DRIVER), "--cwd", str(cwd), *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120 + 30 * len(paths),
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"check driver exited {done.returncode}:\n{done.stderr[-4000:]}")
+    results: dict[Path, CheckResult] = {}
+    for line in done.stdout.splitlines():
+        raw = json.loads(line)
+        file = Path(raw["file"])
+        results[file] = _result(file, int(raw["exit_code"]), raw["stdout"], raw["stderr"])
+    return results

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-# The helpers next to this file are plain modules, not a package: make them importable
-# whatever import mode pytest runs in.
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-
-from differential_inputs import fixture_files  # noqa: E402
-from oracle_client import Verdict, run_oracle  # noqa: E402
-from oracle_env import IndexUnreachableError, ensure_oracle_env  # noqa: E402
+from tests.differential.differential_inputs import fixture_files
+from tests.differential.oracle_client import Verdict, run_oracle
+from tests.differential.oracle_env import IndexUnreachableError, ensure_oracle_env
 
 
 @pytest.fixture(scope="session")

@@ -12,9 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from check_runner import CheckResult, check_all
-from differential_inputs import REPO, fixture_files
-from oracle_client import Verdict
+
+from tests.differential.check_runner import CheckResult, check_all
+from tests.differential.differential_inputs import REPO, fixture_files
+from tests.differential.oracle_client import Verdict
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-from differential_inputs import CASES, corpus_dir, yaml_files
-from oracle_client import Verdict, run_oracle
+
+from tests.differential.differential_inputs import CASES, corpus_dir, yaml_files
+from tests.differential.oracle_client import Verdict, run_oracle
 
 pytestmark = pytest.mark.slow
 
