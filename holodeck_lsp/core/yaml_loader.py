@@ -136,8 +136,11 @@ class _Builder:
 
 def load_yaml(text: str) -> LoadedYaml:
     """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``."""
+    # libyaml accepts tabs as separators where the pure-Python scanner (HoloDeck's) refuses
+    # them; only a text with a tab needs the slower loader to get HoloDeck's verdict.
+    loader = yaml.SafeLoader if "\t" in text else _Loader
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        root = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
