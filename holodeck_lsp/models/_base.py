@@ -8,4 +8,5 @@ from pydantic import BaseModel, ConfigDict
 class StrictModel(BaseModel):
     """A configuration model that forbids keys it does not declare."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Validators are built on first use, so `check` builds only the sections a file has.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
