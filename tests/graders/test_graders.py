@@ -57,7 +57,7 @@ def project(tmp_path: Path) -> Path:
         ("graders.checks:exact", "ok", 6),
         ("graders.checks:judged", "ok", 10),
         ("graders.checks:Scorer", "ok", 14),
-        ("graders.checks:speedy", "ok", 21),  # the fallback def, the last binding
+        ("graders.checks:speedy", "ok", 22),  # the fallback def, the last binding
         ("graders.checks:helper", "ok", 3),
         ("graders.checks:LIMIT", "not-callable", 2),
         ("graders.checks:nothing", "attr-missing", None),
