@@ -23,6 +23,7 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Loader = yaml.SafeLoader
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_STR_TAG = "tag:yaml.org,2002:str"
 _MAX_DEPTH = 200
 
 
@@ -59,11 +60,13 @@ class _Builder:
         self._active: set[int] = set()
 
     def build(self, node: Node, path: Path, key_span: Span | None, depth: int = 0) -> Any:
-        span = _span(node)
-        if isinstance(node, ScalarNode):
+        s, e = node.start_mark, node.end_mark
+        span = Span(s.line, s.column, e.line, e.column)
+        if node.__class__ is ScalarNode:
             self.nodes[path] = NodeInfo(key_span, span, "scalar", node.style)
-            return self._scalar(node, path)
-        if id(node) in self._active or depth > _MAX_DEPTH:
+            # Most values are plain text: skip the constructor lookup for them.
+            return node.value if node.tag == _STR_TAG else self._scalar(node, path)
+        if depth > _MAX_DEPTH or id(node) in self._active:
             self.nodes[path] = NodeInfo(key_span, span, "scalar", None)
             self.problems.append(YamlProblem("construct", span, "recursive alias", path))
             return None
@@ -71,9 +74,9 @@ class _Builder:
         try:
             if isinstance(node, SequenceNode):
                 self.nodes[path] = NodeInfo(key_span, span, "sequence", None)
+                build = self.build
                 return [
-                    self.build(child, (*path, i), None, depth + 1)
-                    for i, child in enumerate(node.value)
+                    build(child, (*path, i), None, depth + 1) for i, child in enumerate(node.value)
                 ]
             if isinstance(node, MappingNode):
                 self.nodes[path] = NodeInfo(key_span, span, "mapping", None)
@@ -106,10 +109,12 @@ class _Builder:
                 self.problems.append(YamlProblem("construct", _span(node), str(exc.problem), path))
         result: dict[Any, Any] = {}
         first_seen: dict[Any, Span] = {}
+        build = self.build
         for key_node, value_node in node.value:
-            key_span = _span(key_node)
-            if isinstance(key_node, ScalarNode):
-                key = self._scalar(key_node, path)
+            km, ke = key_node.start_mark, key_node.end_mark
+            key_span = Span(km.line, km.column, ke.line, ke.column)
+            if key_node.__class__ is ScalarNode:
+                key = key_node.value if key_node.tag == _STR_TAG else self._scalar(key_node, path)
             else:
                 key = self.build(key_node, (*path, "<key>"), None, depth + 1)
             try:
@@ -130,7 +135,7 @@ class _Builder:
                     )
                 )
             first_seen[key] = key_span
-            result[key] = self.build(value_node, (*path, key), key_span, depth + 1)
+            result[key] = build(value_node, (*path, key), key_span, depth + 1)
         return result
 
 
