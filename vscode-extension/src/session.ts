@@ -71,7 +71,7 @@ export class ServerSession {
     problems.forEach((problem) => this.output.warn(problem));
     const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
     if (command === undefined) {
-      this.output.error(NOT_FOUND_MESSAGE);
+      this.output.error(`${NOT_FOUND_MESSAGE} (PATH: ${process.env.PATH ?? ''})`);
       void this.explainNotFound();
       return;
     }

@@ -49,9 +49,13 @@ function selectedPython(): string | undefined {
   return candidates.find((candidate): candidate is string => !!candidate && existsSync(candidate));
 }
 
-/** The user's settings for these tests: the defaults, as a fresh install has them. */
+/**
+ * The user's settings for these tests: the defaults, as a fresh install has them, except that
+ * $HOLODECK_TEST_SERVER_COMMAND (a path) stands for a `holodeck.server.command` setting.
+ */
 export function testSettings(): Settings {
-  return readSettings({ get: () => undefined }).settings;
+  const command = process.env.HOLODECK_TEST_SERVER_COMMAND;
+  return readSettings({ get: (key) => (key === 'server.command' ? command : undefined) }).settings;
 }
 
 export function discoverServer(settings: Settings, workspaceTrusted = true): ServerCommand | undefined {
