@@ -1,0 +1,1 @@
+"""One module per LSP feature; each exports ROUTES for the table in `server.main`."""

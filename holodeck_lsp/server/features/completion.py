@@ -1,0 +1,61 @@
+"""Completion: keys, allowed values and entry templates at the cursor."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from holodeck_lsp.core.completion import CompletionItem, complete
+from holodeck_lsp.core.doc_kinds import guess_kind
+from holodeck_lsp.server.positions import PositionMap
+from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.session import Session
+
+_KINDS = {
+    "key": types.CompletionItemKind.Property,
+    "value": types.CompletionItemKind.EnumMember,
+    "snippet": types.CompletionItemKind.Snippet,
+}
+
+
+def _item(session: Session, item: CompletionItem, where: types.Range) -> types.CompletionItem:
+    features = session.features
+    snippet = features.snippets and item.snippet is not None
+    documentation: str | types.MarkupContent = (
+        types.MarkupContent(types.MarkupKind.Markdown, item.documentation)
+        if features.completion_markdown else item.documentation_plain
+    )
+    return types.CompletionItem(
+        label=item.label,
+        kind=_KINDS[item.kind],
+        detail=item.detail,
+        documentation=documentation,
+        sort_text=item.sort,
+        filter_text=item.text.strip() if item.kind == "snippet" else None,
+        text_edit=types.TextEdit(where, item.snippet if snippet and item.snippet else item.text),
+        insert_text_format=(types.InsertTextFormat.Snippet if snippet
+                            else types.InsertTextFormat.PlainText),
+        insert_text_mode=types.InsertTextMode.AsIs if features.insert_as_is else None,
+    )
+
+
+def completion(session: Session, params: types.CompletionParams) -> types.CompletionList:
+    doc = session.documents.get(params.text_document.uri)
+    empty = types.CompletionList(is_incomplete=False, items=[])
+    if doc is None or not session.serves(doc):
+        return empty
+    positions = PositionMap(doc.text, session.encoding)
+    line, character = positions.to_core(params.position)
+    kind = session.kind_of(doc) or guess_kind(doc.path, doc.text)
+    found = complete(doc.text, line, character, kind)
+    if found is None:
+        return empty
+    where = positions.range_to_lsp((found.line, found.start), (found.line, found.end))
+    return types.CompletionList(
+        is_incomplete=False, items=[_item(session, item, where) for item in found.items])
+
+
+ROUTES = [
+    Route(types.TEXT_DOCUMENT_COMPLETION, completion,
+          types.CompletionOptions(trigger_characters=[":", " ", "-"]),
+          empty=lambda: types.CompletionList(is_incomplete=False, items=[])),
+]

@@ -1,0 +1,34 @@
+"""Hover: the documentation of the field under the cursor."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from holodeck_lsp.core.doc_kinds import guess_kind
+from holodeck_lsp.core.hover import hover_at
+from holodeck_lsp.server.positions import PositionMap
+from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.session import Session
+
+
+def hover(session: Session, params: types.HoverParams) -> types.Hover | None:
+    doc = session.documents.get(params.text_document.uri)
+    if doc is None or not session.serves(doc):
+        return None
+    positions = PositionMap(doc.text, session.encoding)
+    line, character = positions.to_core(params.position)
+    kind = session.kind_of(doc) or guess_kind(doc.path, doc.text)
+    found = hover_at(doc.text, line, character, kind)
+    if found is None:
+        return None
+    markdown = session.features.hover_markdown
+    contents = types.MarkupContent(
+        types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
+        found.markdown if markdown else found.plain,
+    )
+    r = found.range
+    return types.Hover(contents, positions.range_to_lsp(
+        (r.start.line, r.start.character), (r.end.line, r.end.character)))
+
+
+ROUTES = [Route(types.TEXT_DOCUMENT_HOVER, hover)]

@@ -1,0 +1,118 @@
+"""initialize / initialized / shutdown / exit, settings and workspace folders."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from holodeck_lsp.server.capabilities import resolve
+from holodeck_lsp.server.documents import uri_path
+from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.session import Session
+from holodeck_lsp.server.settings import Settings, parse_settings
+
+log = logging.getLogger(__name__)
+SECTION = "holodeck"
+_WATCHED = "**/*.{yaml,yml,py}"
+
+
+def initialize(session: Session, params: types.InitializeParams) -> None:
+    session.features = resolve(params.capabilities)
+    session.documents.encoding = (
+        session.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+    )
+    folders = [uri_path(f.uri) for f in params.workspace_folders or []]
+    if not folders and params.root_uri:
+        folders = [uri_path(params.root_uri)]
+    elif not folders and params.root_path:
+        folders = [uri_path(f"file://{params.root_path}")]
+    session.roots = folders
+    session.init_settings = _apply(session, params.initialization_options, Settings(),
+                                   "initializationOptions")
+    session.settings = session.init_settings
+
+
+def _apply(session: Session, raw: Any, base: Settings, source: str) -> Settings:
+    settings, problems = parse_settings(raw, base)
+    for problem in problems:
+        session.log(f"holodeck settings ({source}): {problem}; using the default",
+                    types.MessageType.Warning)
+    return settings
+
+
+async def _pull_configuration(session: Session) -> None:
+    result = await session.server.workspace_configuration_async(
+        types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+    )
+    raw = result[0] if isinstance(result, list) and result else None
+    update_settings(session, raw, "workspace/configuration")
+
+
+def update_settings(session: Session, raw: Any, source: str) -> None:
+    if raw is None:
+        return
+    settings = _apply(session, raw, session.init_settings, source)
+    if settings != session.settings:
+        session.settings = settings
+        session.engine.request_all()
+
+
+async def initialized(session: Session, params: types.InitializedParams) -> None:
+    registrations = []
+    if session.features.dynamic_watchers:
+        registrations.append(types.Registration(
+            id="holodeck-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern=_WATCHED)]),
+        ))
+    if session.features.dynamic_configuration:
+        registrations.append(types.Registration(
+            id="holodeck-configuration", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+            register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
+        ))
+    if registrations:
+        await session.server.client_register_capability_async(
+            types.RegistrationParams(registrations=registrations))
+    if session.features.configuration:
+        await _pull_configuration(session)
+
+
+async def did_change_configuration(
+    session: Session, params: types.DidChangeConfigurationParams
+) -> None:
+    if session.features.configuration:
+        await _pull_configuration(session)
+        return
+    raw = params.settings
+    if isinstance(raw, dict) and SECTION in raw:
+        raw = raw[SECTION]
+    update_settings(session, raw, "workspace/didChangeConfiguration")
+
+
+def did_change_folders(session: Session, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    removed = {uri_path(f.uri) for f in params.event.removed}
+    roots = [r for r in session.roots if r not in removed]
+    roots += [uri_path(f.uri) for f in params.event.added if uri_path(f.uri) not in roots]
+    session.roots = roots
+    session.engine.request_all()
+
+
+def shutdown(session: Session, params: None) -> None:
+    session.stop()
+
+
+def exit_(session: Session, params: None) -> None:
+    session.stop()
+
+
+ROUTES = [
+    Route(types.INITIALIZE, initialize),
+    Route(types.INITIALIZED, initialized),
+    Route(types.WORKSPACE_DID_CHANGE_CONFIGURATION, did_change_configuration),
+    Route(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, did_change_folders),
+    Route(types.SHUTDOWN, shutdown),
+    Route(types.EXIT, exit_),
+]

@@ -1,0 +1,153 @@
+"""What runs on the worker: one validation of a snapshot, converted for the client.
+
+Nothing here touches the session: a job sees only its immutable snapshot, and its
+outcome is applied (or dropped as stale) back on the event loop.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from holodeck_lsp.check.files import looks_like_suite, matches_patterns
+from holodeck_lsp.core.diagnostics import Diagnostic, Severity
+from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.core.yaml_loader import load_yaml
+from holodeck_lsp.graders.static import default_search_path, resolve_grader
+from holodeck_lsp.server.capabilities import is_holodeck_language
+from holodeck_lsp.server.positions import PositionMap
+from holodeck_lsp.server.settings import Settings
+
+SOURCE = "holodeck-lsp"
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+# Cheap signs that a YAML file may be a HoloDeck file, before paying for a parse.
+_HINTS = ("test_cases", "turns", "instructions", "input")
+_GRADER = re.compile(r"""grader\s*:\s*['"]?([\w.]+:\w+)""")
+_CONFIG_NAMES = ("config.yaml", "config.yml")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    uri: str
+    path: Path
+    text: str
+    version: int | None
+    language_id: str
+    others: dict[Path, str]  # every other open buffer, by path
+    versions: dict[Path, int | None]  # the version of each open buffer in this snapshot
+    settings: Settings
+    roots: tuple[Path, ...]
+    encoding: str
+    related_information: bool
+    known: bool  # already recognised as a HoloDeck file (or referenced by one)
+    user_config_dir: Path | None
+
+
+@dataclass
+class Outcome:
+    tracked: bool
+    kind: Kind | None = None
+    core: dict[Path, list[Diagnostic]] = field(default_factory=dict)
+    lsp: dict[Path, list[types.Diagnostic]] = field(default_factory=dict)
+    deps: frozenset[Path] = frozenset()
+
+
+def is_holodeck_file(snap: Snapshot) -> bool:
+    """Whether an open document is one this server validates (SPEC §2)."""
+    if snap.known or is_holodeck_language(snap.language_id):
+        return True
+    if matches_patterns(snap.path, snap.settings.include):
+        return True
+    if snap.path.name in _CONFIG_NAMES:
+        try:
+            siblings = list(snap.path.parent.iterdir())
+        except OSError:
+            return False
+        return any(matches_patterns(p, snap.settings.include) for p in siblings)
+    if not any(hint in snap.text for hint in _HINTS):
+        return False
+    loaded = load_yaml(snap.text)
+    return loaded.parsed and looks_like_suite(loaded.data)
+
+
+def grader_modules(text: str, folder: Path, roots: tuple[Path, ...]) -> set[Path]:
+    """The grader modules a document names (for re-validation when one changes)."""
+    specs = set(_GRADER.findall(text)) if "grader" in text else set()
+    if not specs:
+        return set()
+    search = default_search_path(folder, list(roots))
+    found = set()
+    for spec in specs:
+        module = resolve_grader(spec, search).module_file
+        if module is not None:
+            found.add(module.resolve())
+    return found
+
+
+def _read(path: Path, snap: Snapshot) -> str | None:
+    if path == snap.path:
+        return snap.text
+    if path in snap.others:
+        return snap.others[path]
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def to_lsp(d: Diagnostic, positions: PositionMap, snap: Snapshot) -> types.Diagnostic:
+    s, e = d.range.start, d.range.end
+    related = None
+    if snap.related_information and d.related:
+        related = []
+        for info in d.related:
+            file = Path(info.file).resolve()
+            text = _read(file, snap) or ""
+            where = PositionMap(text, snap.encoding).range_to_lsp(
+                (info.range.start.line, info.range.start.character),
+                (info.range.end.line, info.range.end.character))
+            related.append(types.DiagnosticRelatedInformation(
+                types.Location(from_fs_path(str(file)) or str(file), where), info.message))
+    return types.Diagnostic(
+        range=positions.range_to_lsp((s.line, s.character), (e.line, e.character)),
+        message=d.message,
+        severity=_SEVERITY[d.severity],
+        code=d.code,
+        source=SOURCE,
+        related_information=related,
+        data={"fix": d.data} if d.data else None,
+    )
+
+
+def run(snap: Snapshot) -> Outcome:
+    """Validate one snapshot (never raises on any text)."""
+    if not is_holodeck_file(snap):
+        return Outcome(tracked=False)
+    context = ValidationContext(
+        overlay=lambda p: snap.others.get(p),
+        user_config_dir=snap.user_config_dir,
+        search_paths=list(snap.roots),
+        import_graders=snap.settings.import_graders,
+        severity_overrides=snap.settings.severity,
+    )
+    result = validate_text(snap.text, snap.path, context)
+    outcome = Outcome(tracked=True, kind=result.kind)
+    for file, diagnostics in result.by_file.items():
+        path = Path(file).resolve()
+        outcome.core[path] = diagnostics
+        text = _read(path, snap)
+        positions = PositionMap(text or "", snap.encoding)
+        outcome.lsp[path] = [to_lsp(d, positions, snap) for d in diagnostics]
+    deps = {Path(f).resolve() for f in result.referenced}
+    deps |= grader_modules(snap.text, snap.path.parent, snap.roots)
+    outcome.deps = frozenset(deps)
+    return outcome

@@ -1,0 +1,163 @@
+"""Build the server: one routing table, every handler guarded; serve on stdio or TCP."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Generator
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from holodeck_lsp import __version__
+from holodeck_lsp.server.features import (
+    code_actions,
+    completion,
+    definition,
+    diagnostics,
+    hover,
+    lifecycle,
+    symbols,
+    sync,
+)
+from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.session import Session
+
+log = logging.getLogger("holodeck_lsp.server")
+
+ROUTES: list[Route] = [
+    *lifecycle.ROUTES,
+    *sync.ROUTES,
+    *diagnostics.ROUTES,
+    *completion.ROUTES,
+    *hover.ROUTES,
+    *symbols.ROUTES,
+    *definition.ROUTES,
+    *code_actions.ROUTES,
+]
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, minus its own copy of open documents (the session keeps them).
+
+    The built-in handlers would apply every edit to a second store with per-line
+    Python loops; these pass the notifications straight to our handlers instead.
+    """
+
+    def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(
+        self, params: types.DidOpenTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        yield from self._user(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        yield from self._user(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(
+        self, params: types.DidCloseTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        yield from self._user(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+
+class HoloDeckServer(LanguageServer):
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # pygls would pop a message up in the editor; a log line is enough.
+        log.error("protocol error (%s): %s", getattr(source, "__name__", source), error)
+
+    def shutdown(self) -> None:
+        # Never wait for the stdin reader thread: it may be blocked on a read forever.
+        if self._stop_event is not None:
+            self._stop_event.set()
+        if self._thread_pool is not None:
+            self._thread_pool.shutdown(wait=False, cancel_futures=True)
+        if self._server is not None:
+            self._server.close()
+
+
+def _guard(session: Session, route: Route) -> Callable[[Any], Any]:
+    """The handler, with any internal error logged and answered by an empty result."""
+
+    def failed(exc: BaseException) -> Any:
+        log.error("%s failed", route.method, exc_info=exc)
+        with contextlib.suppress(Exception):
+            session.log(f"internal error in {route.method}: {type(exc).__name__}: {exc}",
+                        types.MessageType.Error)
+        return route.empty()
+
+    if asyncio.iscoroutinefunction(route.handler):
+
+        async def run_async(params: Any) -> Any:
+            try:
+                return await route.handler(session, params)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                return failed(exc)
+
+        return run_async
+
+    def run(params: Any) -> Any:
+        try:
+            return route.handler(session, params)
+        except Exception as exc:
+            return failed(exc)
+
+    return run
+
+
+def _register(server: LanguageServer, session: Session, route: Route) -> None:
+    server.feature(route.method, route.options)(_guard(session, route))
+
+
+def create_server() -> HoloDeckServer:
+    server = HoloDeckServer("holodeck-lsp", __version__, protocol_cls=_Protocol)
+    session = Session(server)
+    conditional = [r for r in ROUTES if r.when is not None]
+
+    def initialize(session: Session, params: types.InitializeParams) -> None:
+        lifecycle.initialize(session, params)
+        for route in conditional:  # pygls computes capabilities after this returns
+            if route.when is not None and route.when(session.features):
+                _register(server, session, route)
+
+    for route in ROUTES:
+        if route.method == types.INITIALIZE:
+            route = Route(route.method, initialize)
+        if route.when is None:
+            _register(server, session, route)
+    server.session = session  # type: ignore[attr-defined]
+    return server
+
+
+def _configure_logging() -> None:
+    level = os.environ.get("HOLODECK_LSP_LOG", "warning").upper()
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level, logging.WARNING),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def serve(host: str | None = None, port: int | None = None) -> None:
+    """Run the language server on stdio, or on TCP when a port is given."""
+    _configure_logging()
+    server = create_server()
+    if port is not None:
+        server.start_tcp(host or "127.0.0.1", port)
+    else:
+        server.start_io()
+
+
+__all__ = ["ROUTES", "create_server", "serve"]

@@ -1,0 +1,99 @@
+"""The `holodeck` settings object (initializationOptions and workspace/configuration).
+
+Shape: {"files": {"include": [glob, ...]}, "graders": {"import": "never" | "trusted"},
+"workspaceTrusted": bool, "severity": {"HL401": "error" | "warning" | "information" |
+"hint" | "off"}}. Each part that is missing keeps its default; each part that is
+invalid falls back to its default and yields a message for the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from holodeck_lsp.check.files import DEFAULT_PATTERNS
+from holodeck_lsp.core.codes import RULES
+from holodeck_lsp.core.diagnostics import Severity
+
+DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
+ImportPolicy = Literal["never", "trusted"]
+_LEVELS = {"error", "warning", "information", "hint", "off"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    grader_import: ImportPolicy = "never"
+    workspace_trusted: bool = False
+    severity: dict[str, Severity | None] = field(default_factory=dict)
+
+    @property
+    def import_graders(self) -> bool:
+        """Graders are imported only when allowed and the workspace is trusted."""
+        return self.grader_import == "trusted" and self.workspace_trusted
+
+
+def _include(raw: Any, problems: list[str]) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(p, str) and p for p in raw):
+        problems.append(f"files.include must be a list of glob patterns, got {raw!r}")
+        return DEFAULT_INCLUDE
+    return tuple(raw)
+
+
+def _severity(raw: Any, problems: list[str]) -> dict[str, Severity | None]:
+    if not isinstance(raw, dict):
+        problems.append(f"severity must map rule codes to levels, got {raw!r}")
+        return {}
+    out: dict[str, Severity | None] = {}
+    for code, level in raw.items():
+        key = str(code).upper()
+        if key not in RULES:
+            problems.append(f"severity: unknown rule code {code!r} ignored")
+        elif not isinstance(level, str) or level.lower() not in _LEVELS:
+            problems.append(f"severity: {code} must be one of {', '.join(sorted(_LEVELS))}, "
+                            f"got {level!r}")
+        else:
+            out[key] = None if level.lower() == "off" else Severity.from_label(level.lower())
+    return out
+
+
+def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
+    """Settings from a client's object over ``base``, and what was wrong with it."""
+    settings = base or Settings()
+    problems: list[str] = []
+    if raw is None:
+        return settings, problems
+    if isinstance(raw, dict) and set(raw) == {"holodeck"}:
+        raw = raw["holodeck"]  # the object wrapped in its section name
+    if not isinstance(raw, dict):
+        return settings, [f"settings must be an object, got {raw!r}"]
+    include, grader_import = settings.include, settings.grader_import
+    trusted, severity = settings.workspace_trusted, settings.severity
+    if "files" in raw:
+        files = raw["files"]
+        if isinstance(files, dict) and "include" in files:
+            include = _include(files["include"], problems)
+        elif not isinstance(files, dict):
+            problems.append(f"files must be an object, got {files!r}")
+            include = DEFAULT_INCLUDE
+    if "graders" in raw:
+        graders = raw["graders"]
+        policy = graders.get("import") if isinstance(graders, dict) else graders
+        if policy in ("never", "trusted"):
+            grader_import = policy
+        else:
+            problems.append(f"graders.import must be 'never' or 'trusted', got {policy!r}")
+            grader_import = "never"
+    if "workspaceTrusted" in raw:
+        if isinstance(raw["workspaceTrusted"], bool):
+            trusted = raw["workspaceTrusted"]
+        else:
+            problems.append(f"workspaceTrusted must be true or false, got "
+                            f"{raw['workspaceTrusted']!r}")
+            trusted = False
+    if "severity" in raw:
+        severity = _severity(raw["severity"], problems)
+    unknown = sorted(set(raw) - {"files", "graders", "workspaceTrusted", "severity"})
+    if unknown:
+        problems.append(f"unknown settings ignored: {', '.join(map(str, unknown))}")
+    return Settings(include, grader_import, trusted, severity), problems
