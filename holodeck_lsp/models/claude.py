@@ -1,6 +1,5 @@
 """The `claude:` block: settings of the Claude agent backend (provider `anthropic`)."""
 
-from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
@@ -119,7 +118,7 @@ class SubagentSpec(StrictModel):
         return value
 
     @model_validator(mode="after")
-    def _one_prompt(self) -> SubagentSpec:
+    def _one_prompt(self) -> "SubagentSpec":
         if self.prompt is None and self.prompt_file is None:
             raise fail(REQUIRES_ONE_OF, "a subagent needs a 'prompt' or a 'prompt_file'")
         return self

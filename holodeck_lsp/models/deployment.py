@@ -1,6 +1,5 @@
 """The `deployment:` block: container image, registry and cloud target."""
 
-from __future__ import annotations
 
 import re
 from enum import Enum
@@ -116,7 +115,7 @@ class AWSAppRunnerConfig(StrictModel):
         return value
 
     @model_validator(mode="after")
-    def _scaling_order(self) -> AWSAppRunnerConfig:
+    def _scaling_order(self) -> "AWSAppRunnerConfig":
         if self.auto_scaling_min > self.auto_scaling_max:
             raise ValueError(
                 f"auto_scaling_min ({self.auto_scaling_min}) must not exceed "

@@ -1,6 +1,5 @@
 """Evaluation metrics: built-in, G-Eval, RAG and user-code graders (seed §5-§7)."""
 
-from __future__ import annotations
 
 import re
 from enum import Enum

@@ -1,6 +1,5 @@
 """Execution settings of a test run (seed §10)."""
 
-from __future__ import annotations
 
 from pydantic import Field
 

@@ -1,6 +1,5 @@
 """The agent's system prompt: a file reference or inline text, exactly one of them."""
 
-from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -31,7 +30,7 @@ class Instructions(StrictModel):
         return value
 
     @model_validator(mode="after")
-    def _one_source(self) -> Instructions:
+    def _one_source(self) -> "Instructions":
         if not self.file and not self.inline:
             raise fail(REQUIRES_ONE_OF, "instructions need a 'file' or an 'inline' text")
         return self

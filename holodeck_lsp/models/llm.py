@@ -1,6 +1,5 @@
 """The language-model block: `model:`, `embedding_provider:`, judge models, config providers."""
 
-from __future__ import annotations
 
 from enum import Enum
 

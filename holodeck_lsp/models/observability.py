@@ -1,6 +1,5 @@
 """The `observability:` block: OpenTelemetry traces, metrics, logs and their exporters."""
 
-from __future__ import annotations
 
 import re
 from enum import Enum
@@ -82,7 +81,7 @@ class TracingConfig(StrictModel):
     )
 
     @model_validator(mode="after")
-    def _batch_fits_queue(self) -> TracingConfig:
+    def _batch_fits_queue(self) -> "TracingConfig":
         if self.max_queue_size < self.max_export_batch_size:
             raise ValueError(
                 f"max_queue_size ({self.max_queue_size}) must be at least "

@@ -1,6 +1,5 @@
 """The `openai:` block: settings of the OpenAI Agents backend (`openai`, `azure_openai`)."""
 
-from __future__ import annotations
 
 from typing import Literal
 

@@ -1,6 +1,5 @@
 """The `evaluations.optimizer` block: what `holodeck test optimize` may tune, and its budget."""
 
-from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 

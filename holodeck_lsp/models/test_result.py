@@ -1,6 +1,5 @@
 """What a test run produces: per-metric, per-turn and per-test-case results (seed §7a-§11)."""
 
-from __future__ import annotations
 
 from typing import Any, Literal
 
@@ -13,7 +12,7 @@ MetricKind = Literal["standard", "rag", "geval", "code"]
 
 
 class _Result(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class MetricResult(_Result):
@@ -125,7 +124,7 @@ class ReportSummary(_Result):
     )
 
     @model_validator(mode="after")
-    def _counts_add_up(self) -> ReportSummary:
+    def _counts_add_up(self) -> "ReportSummary":
         if self.passed + self.failed != self.total_tests:
             raise ValueError(
                 f"passed ({self.passed}) + failed ({self.failed}) != "
@@ -148,7 +147,7 @@ class TestReport(_Result):
     environment: dict[str, str] = Field(default_factory=dict, description="Run environment.")
 
     @model_validator(mode="after")
-    def _one_result_per_case(self) -> TestReport:
+    def _one_result_per_case(self) -> "TestReport":
         if len(self.results) != self.summary.total_tests:
             raise ValueError("summary.total_tests must equal the number of results")
         return self

@@ -1,6 +1,5 @@
 """Token accounting of one call, one turn or one test case (seed §10a)."""
 
-from __future__ import annotations
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -25,7 +24,7 @@ class TokenUsage(BaseModel):
             raise ValueError(f"total_tokens ({value}) must be >= prompt + completion ({parts})")
         return value
 
-    def __add__(self, other: object) -> TokenUsage:
+    def __add__(self, other: object) -> "TokenUsage":
         if not isinstance(other, TokenUsage):
             return NotImplemented
         return TokenUsage(
@@ -37,6 +36,6 @@ class TokenUsage(BaseModel):
         )
 
     @classmethod
-    def zero(cls) -> TokenUsage:
+    def zero(cls) -> "TokenUsage":
         """Usage with every count at zero: the start of a sum."""
         return cls(prompt_tokens=0, completion_tokens=0, total_tokens=0)

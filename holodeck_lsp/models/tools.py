@@ -1,6 +1,5 @@
 """The agent's tools, one model per `type:`, and the union that picks among them."""
 
-from __future__ import annotations
 
 import math
 from enum import Enum
@@ -347,7 +346,7 @@ class PromptTool(StrictModel):
         return value
 
     @model_validator(mode="after")
-    def _one_template(self) -> PromptTool:
+    def _one_template(self) -> "PromptTool":
         if not self.template and not self.file:
             raise fail(REQUIRES_ONE_OF, "a prompt tool needs a 'template' or a 'file'")
         return self
@@ -473,7 +472,7 @@ class HierarchicalDocumentTool(StrictModel):
         return value
 
     @model_validator(mode="after")
-    def _hybrid_weights(self) -> HierarchicalDocumentTool:
+    def _hybrid_weights(self) -> "HierarchicalDocumentTool":
         if self.search_mode is SearchMode.HYBRID:
             total = self.semantic_weight + self.keyword_weight + self.exact_weight
             if not math.isclose(total, 1.0, rel_tol=0.0, abs_tol=1e-6):
