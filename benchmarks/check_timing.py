@@ -47,19 +47,22 @@ def command() -> list[str]:
     return [str(exe)] if exe.exists() else [shutil.which("holodeck-lsp") or "holodeck-lsp"]
 
 
-def measure(path: Path, runs: int = 5) -> tuple[float, float]:
-    times, peaks = [], []
+def measure(path: Path, runs: int = 5) -> tuple[float, float, float]:
+    """(median wall seconds, median CPU seconds, peak RSS in MB) of cold `check` runs."""
+    times, cpus, peaks = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run(
             [*command(), "check", "--no-user-config", "--format", "json", str(path)],
             stdout=subprocess.DEVNULL,
             check=False,
         )
         times.append(time.perf_counter() - start)
-        peaks.append(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-    return statistics.median(times), max(peaks) / 1024
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        peaks.append(after.ru_maxrss)
+    return statistics.median(times), statistics.median(cpus), max(peaks) / 1024
 
 
 def main() -> None:
@@ -71,11 +74,15 @@ def main() -> None:
         large.parent.mkdir()
         large.write_text(suite(1000))
         lines = large.read_text().count("\n")
-        t_small, m_small = measure(small)
-        t_large, m_large = measure(large)
-    print(f"check, 20-line file:            median {t_small:.3f} s  (target <= 0.30 s)")
-    print(f"check, 1,000-case suite ({lines} lines): median {t_large:.3f} s  (target <= 1.5 s)")
-    print(f"peak memory (max RSS of any run): {max(m_small, m_large):.0f} MB  (target <= 300 MB)")
+        t_small, c_small, m_small = measure(small)
+        t_large, c_large, m_large = measure(large)
+    # CPU time is printed too: wall time on a shared machine also measures the neighbours.
+    print(f"check, 20-line file: median {t_small:.3f} s wall, {c_small:.3f} s CPU "
+          "(target <= 0.30 s)")
+    print(f"check, 1,000-case 4-turn suite ({lines} lines): median {t_large:.3f} s wall, "
+          f"{c_large:.3f} s CPU (target <= 1.5 s)")
+    print(f"peak memory (max RSS of any run): {max(m_small, m_large):.0f} MB "
+          "(target <= 300 MB)")
 
 
 if __name__ == "__main__":
