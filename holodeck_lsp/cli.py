@@ -163,6 +163,83 @@ def schema(
         output.write_text(text, encoding="utf-8")
 
 
+@app.command()
+def run(
+    agent_file: Annotated[Path, typer.Argument(help="The agent YAML whose test cases run.")],
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", help="Run against a Python agent: pkg.mod:factory (see docs/runner.md)."
+        ),
+    ] = None,
+    parallel: Annotated[
+        int | None,
+        typer.Option(
+            "--parallel", "-p", help="Test cases at once (beats execution.parallel_test_cases)."
+        ),
+    ] = None,
+    llm_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds per turn (beats execution.llm_timeout; default 60)."),
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Write every exchange with the agent to this JSONL file.")
+    ] = None,
+    replay: Annotated[
+        Path | None, typer.Option(help="Answer every turn from a recorded JSONL file, offline.")
+    ] = None,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option("--output", "-o", help="Report file: .json, .md or .xml. Repeatable."),
+    ] = None,
+    keyword: Annotated[
+        list[str] | None,
+        typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Run at most N test cases.")] = None,
+    shard: Annotated[
+        str | None, typer.Option(help="Run shard I of N (I/N), a stable partition.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
+    no_user_config: Annotated[
+        bool, typer.Option("--no-user-config", help="Ignore ~/.holodeck/config.yaml.")
+    ] = False,
+) -> None:
+    """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
+    from holodeck_lsp.runner.command import RunOptions
+    from holodeck_lsp.runner.command import run as run_suite
+
+    options = RunOptions(
+        agent_file=agent_file,
+        python_agent=agent,
+        parallel=parallel,
+        llm_timeout=llm_timeout,
+        record=record,
+        replay=replay,
+        outputs=list(output or []),
+        keywords=list(keyword or []),
+        limit=limit,
+        shard=shard,
+        quiet=quiet,
+        user_config=not no_user_config,
+    )
+    raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
+
+
+@app.command()
+def merge(
+    reports: Annotated[list[Path], typer.Argument(help="JSON reports of `run` (e.g. shards).")],
+    output: Annotated[
+        list[Path] | None,
+        typer.Option("--output", "-o", help="Merged report: .json, .md or .xml. Repeatable."),
+    ] = None,
+) -> None:
+    """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
+    from holodeck_lsp.runner.command import merge as merge_reports
+
+    raise typer.Exit(merge_reports(reports, list(output or []), sys.stdout, sys.stderr))
+
+
 @app.callback()
 def _root() -> None:
     """Validate, serve and run HoloDeck agent and test-suite YAML."""

@@ -1,0 +1,128 @@
+"""Anthropic Messages API with tool use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest
+from holodeck_lsp.runner.backends.http import JsonClient
+from holodeck_lsp.runner.backends.tools import ToolBox, parse_arguments
+
+API_VERSION = "2023-06-01"
+
+
+@dataclass(frozen=True)
+class MessagesSettings:
+    """Where and how to call the model."""
+
+    url: str
+    model: str
+    system_prompt: str
+    max_tokens: int = 1000  # required by the API
+    temperature: float | None = None
+    top_p: float | None = None
+    max_model_calls: int = 10
+
+
+def _usage(data: dict[str, Any]) -> TokenUsage | None:
+    raw = data.get("usage")
+    if not isinstance(raw, dict):
+        return None
+    prompt = int(raw.get("input_tokens") or 0)
+    completion = int(raw.get("output_tokens") or 0)
+    created = int(raw.get("cache_creation_input_tokens") or 0)
+    read = int(raw.get("cache_read_input_tokens") or 0)
+    return TokenUsage(
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        total_tokens=prompt + completion + created + read,
+        cache_creation_tokens=created,
+        cache_read_tokens=read,
+    )
+
+
+class MessagesSession:
+    """One conversation; the history grows only when a turn completes."""
+
+    def __init__(self, backend: MessagesBackend) -> None:
+        self._backend = backend
+        self._history: list[dict[str, Any]] = []
+
+    async def send(self, turn: TurnRequest) -> Reply:
+        settings = self._backend.settings
+        messages = [*self._history, {"role": "user", "content": turn.message}]
+        invocations: list[ToolInvocation] = []
+        usage: TokenUsage | None = None
+        for _ in range(settings.max_model_calls):
+            data = await self._backend.client.post(settings.url, self._backend.body(messages))
+            more = _usage(data)
+            usage = more if usage is None else (usage + more if more else usage)
+            content = data.get("content")
+            if not isinstance(content, list):
+                raise BackendError("the reply has no content list")
+            blocks = [b for b in content if isinstance(b, dict)]
+            uses = [b for b in blocks if b.get("type") == "tool_use"]
+            messages.append({"role": "assistant", "content": blocks})
+            if not uses:
+                self._history = messages
+                text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
+                return Reply(text, invocations, usage)
+            results = []
+            for use in uses:
+                name = str(use.get("name", ""))
+                args, problem = parse_arguments(use.get("input"))
+                if problem is not None:
+                    invocation, text = ToolInvocation(name=name, error=problem), problem
+                else:
+                    invocation, text = await self._backend.tools.call(name, args)
+                invocations.append(invocation)
+                result: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": use.get("id", ""),
+                    "content": text,
+                }
+                if invocation.error:
+                    result["is_error"] = True
+                results.append(result)
+            messages.append({"role": "user", "content": results})
+        raise BackendError(
+            f"the model was still calling tools after {settings.max_model_calls} requests"
+        )
+
+    async def close(self) -> None:
+        self._history = []
+
+
+class MessagesBackend:
+    """Sessions over one shared HTTP client."""
+
+    def __init__(self, settings: MessagesSettings, client: JsonClient, tools: ToolBox) -> None:
+        self.settings = settings
+        self.client = client
+        self.tools = tools
+        self._tool_payload = [
+            {"name": s.name, "description": s.description, "input_schema": s.parameters}
+            for s in tools.specs
+        ]
+
+    def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model, "max_tokens": s.max_tokens, "messages": messages}
+        if s.system_prompt:
+            body["system"] = s.system_prompt
+        if s.temperature is not None:
+            body["temperature"] = s.temperature
+        if s.top_p is not None:
+            body["top_p"] = s.top_p
+        if self._tool_payload:
+            body["tools"] = self._tool_payload
+        return body
+
+    async def create_session(self) -> MessagesSession:
+        return MessagesSession(self)
+
+    async def close(self) -> None:
+        await self.client.close()

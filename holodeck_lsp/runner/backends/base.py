@@ -1,0 +1,83 @@
+"""The one interface every backend speaks: sessions that take a turn and give a reply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.models.token_usage import TokenUsage
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    """What one turn sends: the message (files already folded in) and its position."""
+
+    message: str
+    turn_index: int
+    test_case: str  # the test case's name, or `test_cases[i]`
+    case_index: int = 0
+
+
+@dataclass
+class Reply:
+    """What the agent gave back for one turn."""
+
+    text: str
+    tool_invocations: list[ToolInvocation] = field(default_factory=list)
+    usage: TokenUsage | None = None
+
+
+class TurnFailure(Exception):
+    """A turn that produced no reply. ``kind`` decides the report and the exit code."""
+
+    kind = "agent"
+    # True when the fault lies with the model service or the runner, not the agent.
+    execution_error = False
+    # True when the session cannot take further turns.
+    breaks_session = False
+
+
+class AgentError(TurnFailure):
+    """The agent (a Python agent's ``send``) raised."""
+
+
+class TurnTimeout(TurnFailure):
+    """The turn did not finish within ``llm_timeout``."""
+
+    kind = "timeout"
+
+
+class BackendError(TurnFailure):
+    """The model service failed: transport error, HTTP error after retries, bad payload."""
+
+    kind = "backend"
+    execution_error = True
+
+
+class SessionBroken(BackendError):
+    """The session cannot go on (authentication refused, agent factory failed, ...)."""
+
+    kind = "session"
+    breaks_session = True
+
+
+FAILURE_KINDS: dict[str, type[TurnFailure]] = {
+    cls.kind: cls for cls in (AgentError, TurnTimeout, BackendError, SessionBroken)
+}
+
+
+class Session(Protocol):
+    """One conversation: turns are sent strictly one after the other."""
+
+    async def send(self, turn: TurnRequest) -> Reply: ...
+
+    async def close(self) -> None: ...
+
+
+class Backend(Protocol):
+    """Makes a fresh session per test case."""
+
+    async def create_session(self) -> Session: ...
+
+    async def close(self) -> None: ...

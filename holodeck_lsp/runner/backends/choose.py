@@ -1,0 +1,175 @@
+"""The backend a suite runs against: from `model.provider`, or `--agent pkg.mod:factory`."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
+from holodeck_lsp.models.tools import FunctionTool
+from holodeck_lsp.runner.backends.anthropic_messages import (
+    API_VERSION,
+    MessagesBackend,
+    MessagesSettings,
+)
+from holodeck_lsp.runner.backends.base import Backend
+from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
+from holodeck_lsp.runner.backends.openai_chat import ChatBackend, ChatSettings
+from holodeck_lsp.runner.backends.python_agent import PythonBackend
+from holodeck_lsp.runner.backends.tools import ToolBox
+from holodeck_lsp.runner.imports import ImportFailure, import_callable, load_function
+
+DEFAULT_AZURE_API_VERSION = "2024-10-21"
+
+
+class BackendConfigError(Exception):
+    """The backend cannot be set up (missing key, unsupported option, tool import)."""
+
+
+@dataclass
+class BackendPlan:
+    backend: Backend
+    warnings: list[str] = field(default_factory=list)
+
+
+def system_prompt(agent: Agent, folder: Path) -> str:
+    instructions = agent.instructions
+    if instructions.inline:
+        return str(instructions.inline)
+    file = folder / str(instructions.file)
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BackendConfigError(f"cannot read instructions file {file}: {exc}") from None
+
+
+def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:
+    """What replay keys on besides the conversation: which agent answered."""
+    if python_agent is not None:
+        return f"python:{python_agent}"
+    model = agent.model
+    prompt = hashlib.sha256(system_prompt(agent, folder).encode()).hexdigest()[:16]
+    tools = ",".join(sorted(t.name for t in agent.tools or [] if isinstance(t, FunctionTool)))
+    return f"{model.provider.value}:{model.name}:{prompt}:{tools}"
+
+
+def load_tools(agent: Agent, folder: Path) -> tuple[ToolBox, list[str]]:
+    box, warnings, problems = ToolBox(), [], []
+    for tool in agent.tools or []:
+        if not isinstance(tool, FunctionTool):
+            warnings.append(
+                f"tool '{getattr(tool, 'name', '?')}' (type {getattr(tool, 'type', '?')}) "
+                "is not offered to the model: only function tools run in this runner yet"
+            )
+            continue
+        try:
+            fn = load_function(folder / tool.file, tool.function, folder)
+        except ImportFailure as exc:
+            problems.append(f"tool '{tool.name}': {exc}")
+            continue
+        box.add(tool.name, tool.description, fn, tool.parameters)
+    if problems:
+        raise BackendConfigError("; ".join(problems))
+    return box, warnings
+
+
+def _secret(model: LLMProvider, env: Mapping[str, str], variable: str) -> str | None:
+    if model.api_key is not None:
+        return model.api_key.get_secret_value()
+    return env.get(variable)
+
+
+def _join(base: str, suffix: str) -> str:
+    base = base.rstrip("/")
+    return base if base.endswith(suffix) else base + suffix
+
+
+def _chat_target(model: LLMProvider, env: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    provider = model.provider
+    if provider is ProviderEnum.AZURE_OPENAI:
+        key = _secret(model, env, "AZURE_OPENAI_API_KEY")
+        if not key:
+            raise BackendConfigError("no API key: set model.api_key or AZURE_OPENAI_API_KEY")
+        version = model.api_version or env.get("OPENAI_API_VERSION") or DEFAULT_AZURE_API_VERSION
+        base = str(model.endpoint).rstrip("/")
+        url = f"{base}/openai/deployments/{model.name}/chat/completions?api-version={version}"
+        return url, {"api-key": key}
+    if provider is ProviderEnum.OLLAMA:
+        base = model.endpoint or env.get("OLLAMA_HOST") or "http://localhost:11434"
+        if "://" not in base:
+            base = "http://" + base
+        base = base.rstrip("/")
+        if not base.endswith(("/v1", "/chat/completions")):
+            base += "/v1"  # Ollama's OpenAI-compatible API lives under /v1
+        url = _join(base, "/chat/completions")
+        key = _secret(model, env, "OLLAMA_API_KEY")
+        return url, {"Authorization": f"Bearer {key}"} if key else {}
+    base = model.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    key = _secret(model, env, "OPENAI_API_KEY")
+    if not key and model.endpoint is None and "OPENAI_BASE_URL" not in env:
+        raise BackendConfigError("no API key: set model.api_key or OPENAI_API_KEY")
+    return _join(base, "/chat/completions"), {"Authorization": f"Bearer {key}"} if key else {}
+
+
+def build_backend(
+    agent: Agent,
+    folder: Path,
+    python_agent: str | None = None,
+    parallelism: int = 1,
+    env: Mapping[str, str] | None = None,
+    policy: RetryPolicy | None = None,
+) -> BackendPlan:
+    """The live backend for this agent; raises `BackendConfigError` before any call."""
+    env = os.environ if env is None else env
+    if python_agent is not None:
+        try:
+            factory = import_callable(python_agent, folder)
+        except ImportFailure as exc:
+            raise BackendConfigError(f"--agent {python_agent}: {exc}") from None
+        return BackendPlan(PythonBackend(factory))
+    model = agent.model
+    tools, warnings = load_tools(agent, folder)
+    prompt = system_prompt(agent, folder)
+    openai = getattr(agent, "openai", None)
+    max_calls = getattr(openai, "max_turns", None) or 10
+    connections = max(parallelism, 4)
+    if model.provider is ProviderEnum.ANTHROPIC:
+        auth = model.auth_provider
+        if auth is not None and auth.value != "api_key":
+            raise BackendConfigError(
+                f"auth_provider '{auth.value}' is not supported by this runner yet"
+            )
+        key = _secret(model, env, "ANTHROPIC_API_KEY")
+        base = model.endpoint or env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+        if not key and model.endpoint is None:
+            raise BackendConfigError("no API key: set model.api_key or ANTHROPIC_API_KEY")
+        headers = {"anthropic-version": API_VERSION}
+        if key:
+            headers["x-api-key"] = key
+        messages = MessagesSettings(
+            url=_join(base, "/v1/messages"),
+            model=model.name,
+            system_prompt=prompt,
+            max_tokens=model.max_tokens or 1000,
+            temperature=model.temperature,
+            top_p=model.top_p,
+            max_model_calls=max_calls,
+        )
+        client = JsonClient(headers, policy, connections, tls=not messages.url.startswith("http:"))
+        return BackendPlan(MessagesBackend(messages, client, tools), warnings)
+    url, headers = _chat_target(model, env)
+    chat = ChatSettings(
+        url=url,
+        model=model.name,
+        system_prompt=prompt,
+        temperature=model.temperature,
+        max_tokens=model.max_tokens,
+        top_p=model.top_p,
+        max_model_calls=max_calls,
+    )
+    client = JsonClient(headers, policy, connections, tls=not url.startswith("http:"))
+    return BackendPlan(ChatBackend(chat, client, tools), warnings)

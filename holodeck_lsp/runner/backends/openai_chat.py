@@ -1,0 +1,150 @@
+"""OpenAI-compatible Chat Completions with tool calling (OpenAI, Azure OpenAI, Ollama, any
+`endpoint:` that speaks the protocol)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest
+from holodeck_lsp.runner.backends.http import JsonClient
+from holodeck_lsp.runner.backends.tools import ToolBox, parse_arguments
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """Where and how to call the model."""
+
+    url: str
+    model: str
+    system_prompt: str
+    temperature: float | None = None
+    max_tokens: int | None = None
+    top_p: float | None = None
+    max_model_calls: int = 10  # model round trips per turn (tool calls in between)
+
+
+def _usage(data: dict[str, Any]) -> TokenUsage | None:
+    raw = data.get("usage")
+    if not isinstance(raw, dict):
+        return None
+    prompt = int(raw.get("prompt_tokens") or 0)
+    completion = int(raw.get("completion_tokens") or 0)
+    details = raw.get("prompt_tokens_details")
+    cached = int(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0
+    total = max(int(raw.get("total_tokens") or 0), prompt + completion)
+    return TokenUsage(
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        total_tokens=total,
+        cache_read_tokens=cached,
+    )
+
+
+def _add(total: TokenUsage | None, more: TokenUsage | None) -> TokenUsage | None:
+    if more is None:
+        return total
+    return more if total is None else total + more
+
+
+class ChatSession:
+    """One conversation; the history grows only when a turn completes."""
+
+    def __init__(self, backend: ChatBackend) -> None:
+        self._backend = backend
+        self._history: list[dict[str, Any]] = []
+        if backend.settings.system_prompt:
+            self._history.append({"role": "system", "content": backend.settings.system_prompt})
+
+    async def send(self, turn: TurnRequest) -> Reply:
+        settings = self._backend.settings
+        # Work on a copy: a failed or timed-out turn leaves the history as it was.
+        messages = [*self._history, {"role": "user", "content": turn.message}]
+        invocations: list[ToolInvocation] = []
+        usage: TokenUsage | None = None
+        for _ in range(settings.max_model_calls):
+            data = await self._backend.client.post(settings.url, self._backend.body(messages))
+            usage = _add(usage, _usage(data))
+            message = _first_message(data)
+            calls = message.get("tool_calls") or []
+            if not calls:
+                messages.append({"role": "assistant", "content": message.get("content") or ""})
+                self._history = messages
+                return Reply(str(message.get("content") or ""), invocations, usage)
+            messages.append(
+                {"role": "assistant", "content": message.get("content"), "tool_calls": calls}
+            )
+            for call in calls:
+                invocation, text = await self._run_call(call)
+                invocations.append(invocation)
+                messages.append(
+                    {"role": "tool", "tool_call_id": call.get("id", ""), "content": text}
+                )
+        raise BackendError(
+            f"the model was still calling tools after {settings.max_model_calls} requests"
+        )
+
+    async def _run_call(self, call: Any) -> tuple[ToolInvocation, str]:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise BackendError(f"malformed tool call from the model: {call!r}")
+        name = function["name"]
+        args, problem = parse_arguments(function.get("arguments"))
+        if problem is not None:
+            return ToolInvocation(name=name, error=problem), f"error: {problem}"
+        return await self._backend.tools.call(name, args)
+
+    async def close(self) -> None:
+        self._history = []
+
+
+def _first_message(data: dict[str, Any]) -> dict[str, Any]:
+    choices = data.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        message = choices[0].get("message")
+        if isinstance(message, dict):
+            return message
+    raise BackendError(f"the reply has no choices[0].message: {json.dumps(data)[:300]}")
+
+
+class ChatBackend:
+    """Sessions over one shared HTTP client."""
+
+    def __init__(self, settings: ChatSettings, client: JsonClient, tools: ToolBox) -> None:
+        self.settings = settings
+        self.client = client
+        self.tools = tools
+        self._tool_payload = [
+            {
+                "type": "function",
+                "function": {
+                    "name": spec.name,
+                    "description": spec.description,
+                    "parameters": spec.parameters,
+                },
+            }
+            for spec in tools.specs
+        ]
+
+    def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model, "messages": messages}
+        for key, value in (
+            ("temperature", s.temperature),
+            ("max_tokens", s.max_tokens),
+            ("top_p", s.top_p),
+        ):
+            if value is not None:
+                body[key] = value
+        if self._tool_payload:
+            body["tools"] = self._tool_payload
+        return body
+
+    async def create_session(self) -> ChatSession:
+        return ChatSession(self)
+
+    async def close(self) -> None:
+        await self.client.close()

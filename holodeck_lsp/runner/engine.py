@@ -1,0 +1,201 @@
+"""Runs test cases: one fresh session each, turns strictly in order, cases in parallel."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, TurnResult
+from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
+from holodeck_lsp.runner.evaluators.dispatch import TurnView, evaluate
+from holodeck_lsp.runner.files import with_files
+from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
+from holodeck_lsp.runner.rollup import roll_up_case, single_turn_case
+from holodeck_lsp.runner.tool_assertions import check_tools, expected_as_json
+
+_PREFIX = {
+    "timeout": "",
+    "backend": "backend error: ",
+    "session": "session ended: ",
+    "agent": "agent raised ",
+}
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    agent_dir: Path
+    graders: dict[str, Callable[..., Any]]
+    parallelism: int = 1
+
+
+@dataclass
+class CaseOutcome:
+    case: PlannedCase
+    result: TestResult
+    execution_errors: int  # turns lost to the model service, not to the agent
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _skipped(index: int, turn: PlannedTurn, reason: str) -> TurnResult:
+    return TurnResult(
+        turn_index=index,
+        input=turn.input,
+        ground_truth=turn.ground_truth,
+        expected_tools=_expected(turn),
+        metric_results=[],
+        passed=False,
+        execution_time_ms=0,
+        errors=[f"skipped: {reason}"],
+        skipped=True,
+    )
+
+
+def _expected(turn: PlannedTurn) -> list[Any] | None:
+    if turn.expected_tools is None:
+        return None
+    return [expected_as_json(e) for e in turn.expected_tools]
+
+
+class _CaseRun:
+    """The state of one test case while its turns run."""
+
+    def __init__(self, case: PlannedCase, settings: EngineSettings) -> None:
+        self.case = case
+        self.settings = settings
+        self.stop_reason: str | None = None
+        self.execution_errors = 0
+        self.processed: list[ProcessedFileInput] = []
+
+    async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
+        if self.stop_reason is not None or session is None:
+            return _skipped(index, turn, self.stop_reason or "no session")
+        message, processed = with_files(turn.input, turn.files, self.settings.agent_dir)
+        self.processed.extend(processed)
+        request = TurnRequest(message, index, self.case.label, self.case.index)
+        errors: list[str] = []
+        reply: Reply | None = None
+        start = time.perf_counter()
+        try:
+            reply = await session.send(request)
+        except TurnFailure as failure:
+            errors.append(_PREFIX.get(failure.kind, "") + str(failure))
+            self.execution_errors += failure.execution_error
+            if failure.breaks_session:
+                self.stop_reason = f"the session ended at turn {index}: {failure}"
+        elapsed = int((time.perf_counter() - start) * 1000)
+        calls = reply.tool_invocations if reply is not None else []
+        tools_matched, details = check_tools(turn.expected_tools, calls)
+        metric_results, grader_details = [], None
+        if reply is not None:
+            view = TurnView(
+                turn.input,
+                reply.text,
+                turn.ground_truth,
+                calls,
+                turn.retrieval_context,
+                index,
+                self.case.name,
+                turn.turn_config,
+            )
+            outcome = await evaluate(turn.metrics, view, self.settings.graders)
+            metric_results, grader_details = outcome.results, outcome.grader_details or None
+            errors.extend(outcome.errors)
+            if outcome.stop_reason is not None:
+                self.stop_reason = outcome.stop_reason
+        passed = (
+            not errors
+            and tools_matched is not False
+            and all(m.passed is not False for m in metric_results)
+        )
+        return TurnResult(
+            turn_index=index,
+            input=turn.input,
+            response=reply.text if reply is not None else None,
+            ground_truth=turn.ground_truth,
+            expected_tools=_expected(turn),
+            tool_calls=[c.name for c in calls],
+            tool_invocations=calls,
+            tools_matched=tools_matched,
+            arg_match_details=details,
+            metric_results=metric_results,
+            passed=passed,
+            execution_time_ms=elapsed,
+            token_usage=reply.usage if reply is not None else None,
+            errors=errors,
+            grader_details=grader_details,
+        )
+
+
+async def run_case(case: PlannedCase, backend: Backend, settings: EngineSettings) -> CaseOutcome:
+    timestamp = now_iso()
+    start = time.perf_counter()
+    state = _CaseRun(case, settings)
+    session: Session | None = None
+    try:
+        session = await backend.create_session()
+    except TurnFailure as failure:
+        state.stop_reason = f"no session: {failure}"
+        state.execution_errors += 1
+    turns: list[TurnResult] = []
+    try:
+        for index, turn in enumerate(case.turns):
+            turns.append(await state.turn(session, index, turn))
+    finally:
+        if session is not None:
+            await session.close()
+    elapsed = int((time.perf_counter() - start) * 1000)
+    build = roll_up_case if case.multi_turn else _single
+    result = build(case.name, turns, state.processed, elapsed, timestamp)
+    return CaseOutcome(case, result, state.execution_errors)
+
+
+def _single(
+    name: str | None,
+    turns: list[TurnResult],
+    processed: list[ProcessedFileInput],
+    elapsed: int,
+    timestamp: str,
+) -> TestResult:
+    return single_turn_case(name, turns[0], processed, elapsed, timestamp)
+
+
+async def run_suite(
+    cases: list[PlannedCase],
+    backend: Backend,
+    settings: EngineSettings,
+    on_start: Callable[[PlannedCase], None] = lambda _c: None,
+    on_done: Callable[[CaseOutcome], None] = lambda _o: None,
+) -> list[CaseOutcome]:
+    """Every case, at most ``parallelism`` at once; outcomes in suite order.
+
+    Any exception other than a failed turn (a replay miss, a bug) stops the whole run.
+    """
+    gate = asyncio.Semaphore(max(1, settings.parallelism))
+
+    async def one(case: PlannedCase) -> CaseOutcome:
+        async with gate:
+            on_start(case)
+            outcome = await run_case(case, backend, settings)
+            on_done(outcome)
+            return outcome
+
+    tasks = [asyncio.ensure_future(one(case)) for case in cases]
+    if not tasks:
+        return []
+    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
+    for task in tasks:
+        if task in done and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
+    return [task.result() for task in tasks]

@@ -1,0 +1,214 @@
+"""Wrappers around sessions: the per-turn time limit, recording, and replay.
+
+An exchange is one turn: the message sent (with the conversation before it) and what came
+back, a reply or a failure. Recording writes exchanges as JSON lines; replay answers from
+them and refuses, loudly, any exchange it has not seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.backends.base import (
+    FAILURE_KINDS,
+    Backend,
+    Reply,
+    Session,
+    TurnFailure,
+    TurnRequest,
+    TurnTimeout,
+)
+
+
+class ReplayMiss(Exception):
+    """A turn asked for an exchange the replay file does not hold."""
+
+
+class ReplayFileError(Exception):
+    """The replay file cannot be read."""
+
+
+def fingerprint(agent: str, history: list[str], message: str) -> str:
+    """Identity of a request: the agent, the conversation so far and the new message."""
+    payload = json.dumps({"agent": agent, "history": history, "message": message})
+    return hashlib.sha256(payload.encode()).hexdigest()[:24]
+
+
+def _reply_json(reply: Reply) -> dict[str, Any]:
+    return {
+        "text": reply.text,
+        "tool_invocations": [t.model_dump(mode="json") for t in reply.tool_invocations],
+        "token_usage": reply.usage.model_dump(mode="json") if reply.usage else None,
+    }
+
+
+def _reply_from_json(data: dict[str, Any]) -> Reply:
+    usage = data.get("token_usage")
+    return Reply(
+        text=data["text"],
+        tool_invocations=[ToolInvocation.model_validate(t) for t in data["tool_invocations"]],
+        usage=TokenUsage.model_validate(usage) if usage else None,
+    )
+
+
+class TimedSession:
+    """Bounds each turn by ``timeout`` seconds; the session itself lives on."""
+
+    def __init__(self, inner: Session, timeout: float) -> None:
+        self._inner = inner
+        self._timeout = timeout
+
+    async def send(self, turn: TurnRequest) -> Reply:
+        try:
+            return await asyncio.wait_for(self._inner.send(turn), self._timeout)
+        except asyncio.TimeoutError:
+            raise TurnTimeout(f"timed out after {self._timeout:g}s (llm_timeout)") from None
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+class TimedBackend:
+    def __init__(self, inner: Backend, timeout: float) -> None:
+        self._inner = inner
+        self._timeout = timeout
+
+    async def create_session(self) -> Session:
+        return TimedSession(await self._inner.create_session(), self._timeout)
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+class Recorder:
+    """Collects exchanges; written once, in suite order, so a re-recording diffs cleanly."""
+
+    def __init__(self, agent: str) -> None:
+        self.agent = agent
+        self.entries: list[tuple[tuple[int, int], dict[str, Any]]] = []
+
+    def add(self, turn: TurnRequest, history: list[str], outcome: Reply | TurnFailure) -> None:
+        entry: dict[str, Any] = {
+            "fingerprint": fingerprint(self.agent, history, turn.message),
+            "test_case": turn.test_case,
+            "turn_index": turn.turn_index,
+            "message": turn.message,
+        }
+        if isinstance(outcome, Reply):
+            entry["reply"] = _reply_json(outcome)
+        else:
+            entry["error"] = {"kind": outcome.kind, "message": str(outcome)}
+        self.entries.append(((turn.case_index, turn.turn_index), entry))
+
+    def write(self, path: Path) -> None:
+        lines = [json.dumps(e, ensure_ascii=False) for _, e in sorted(self.entries, key=_key)]
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _key(item: tuple[tuple[int, int], dict[str, Any]]) -> tuple[int, int]:
+    return item[0]
+
+
+class RecordingSession:
+    def __init__(self, inner: Session, recorder: Recorder) -> None:
+        self._inner = inner
+        self._recorder = recorder
+        self._history: list[str] = []
+
+    async def send(self, turn: TurnRequest) -> Reply:
+        history = list(self._history)
+        self._history.append(turn.message)
+        try:
+            reply = await self._inner.send(turn)
+        except TurnFailure as failure:
+            self._recorder.add(turn, history, failure)
+            raise
+        self._recorder.add(turn, history, reply)
+        return reply
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+class RecordingBackend:
+    def __init__(self, inner: Backend, recorder: Recorder) -> None:
+        self._inner = inner
+        self.recorder = recorder
+
+    async def create_session(self) -> Session:
+        return RecordingSession(await self._inner.create_session(), self.recorder)
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+def load_replay(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """Exchanges by fingerprint, in file order."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayFileError(f"cannot read replay file {path}: {exc}") from None
+    table: dict[str, list[dict[str, Any]]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            key = entry["fingerprint"]
+            if "reply" in entry:
+                _reply_from_json(entry["reply"])
+            else:
+                FAILURE_KINDS[entry["error"]["kind"]]
+        except (ValueError, KeyError, TypeError, ValidationError) as exc:
+            raise ReplayFileError(f"{path}:{number}: not a recorded exchange ({exc})") from None
+        table.setdefault(key, []).append(entry)
+    return table
+
+
+class ReplaySession:
+    def __init__(self, backend: ReplayBackend) -> None:
+        self._backend = backend
+        self._history: list[str] = []
+
+    async def send(self, turn: TurnRequest) -> Reply:
+        key = fingerprint(self._backend.agent, self._history, turn.message)
+        self._history.append(turn.message)
+        entries = self._backend.table.get(key)
+        if not entries:
+            raise ReplayMiss(
+                f"{turn.test_case}, turn {turn.turn_index}: no recorded exchange for this "
+                f"request in {self._backend.path} (the agent, an earlier turn or this "
+                f"message changed: {turn.message[:80]!r}); record again with --record"
+            )
+        # Identical requests recorded more than once are answered in recorded order.
+        entry = entries.pop(0) if len(entries) > 1 else entries[0]
+        if "reply" in entry:
+            return _reply_from_json(entry["reply"])
+        error = entry["error"]
+        raise FAILURE_KINDS[error["kind"]](error["message"])
+
+    async def close(self) -> None:
+        return None
+
+
+class ReplayBackend:
+    """Answers every turn from a recording; never touches the network."""
+
+    def __init__(self, path: Path, agent: str) -> None:
+        self.path = path
+        self.agent = agent
+        self.table = load_replay(path)
+
+    async def create_session(self) -> Session:
+        return ReplaySession(self)
+
+    async def close(self) -> None:
+        return None

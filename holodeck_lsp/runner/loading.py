@@ -1,0 +1,124 @@
+"""From an agent file to a runnable suite, or to the configuration errors that stop it.
+
+As HoloDeck does: `${VAR}` is substituted in the raw text first (an unset variable is a
+configuration error), then the file is validated, then graders are really imported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from holodeck_lsp.core.diagnostics import Diagnostic
+from holodeck_lsp.core.validate import ValidationContext, validate_text
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.evaluation import CodeMetric
+from holodeck_lsp.runner.envsubst import substitute
+from holodeck_lsp.runner.imports import ImportFailure, import_callable
+
+
+@dataclass
+class ConfigError(Exception):
+    """The suite cannot run. ``lines`` are printed; ``diagnostics`` go through the check
+    text reporter, by file, with the file's text for excerpts."""
+
+    lines: list[str] = field(default_factory=list)
+    diagnostics: dict[str, tuple[list[Diagnostic], str | None]] = field(default_factory=dict)
+
+
+@dataclass
+class LoadedSuite:
+    path: Path
+    agent: Agent
+    graders: dict[str, Callable[..., Any]]
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+
+class _EnvFiles:
+    """Reads files with `${VAR}` substituted, noting every unset variable."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+        self.raw: dict[str, str] = {}
+        self.problems: list[str] = []
+
+    def text(self, path: Path, raw: str) -> str:
+        self.raw[str(path)] = raw
+        text, unset = substitute(raw, self.env)
+        self.problems.extend(
+            f"{path}:{u.line}:{u.column}: error: environment variable {u.name} is not set"
+            for u in unset
+        )
+        return text
+
+    def overlay(self, path: Path) -> str | None:
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+        return self.text(path, raw)
+
+
+def _metric_sites(agent: Agent) -> Iterator[tuple[str, Any]]:
+    if agent.evaluations is not None:
+        for i, m in enumerate(agent.evaluations.metrics):
+            yield f"evaluations.metrics[{i}]", m
+    for c, case in enumerate(agent.test_cases or []):
+        for i, m in enumerate(case.evaluations or []):
+            yield f"test_cases[{c}].evaluations[{i}]", m
+        for t, turn in enumerate(case.turns or []):
+            for i, m in enumerate(turn.evaluations or []):
+                yield f"test_cases[{c}].turns[{t}].evaluations[{i}]", m
+
+
+def import_graders(agent: Agent, path: Path) -> dict[str, Callable[..., Any]]:
+    """Every code grader, imported for real; all failures are reported at once."""
+    graders: dict[str, Callable[..., Any]] = {}
+    problems: list[str] = []
+    for where, metric in _metric_sites(agent):
+        if not isinstance(metric, CodeMetric) or metric.grader in graders:
+            continue
+        try:
+            graders[metric.grader] = import_callable(metric.grader, path.parent)
+        except ImportFailure as exc:
+            problems.append(f"{path}: error: grader '{metric.grader}' ({where}.grader): {exc}")
+    if problems:
+        raise ConfigError(sorted(set(problems), key=problems.index))
+    return graders
+
+
+def load_suite(
+    path: Path, env: Mapping[str, str] | None = None, user_config: bool = True
+) -> LoadedSuite:
+    """Substitute, validate and import; raises `ConfigError` for anything that stops a run."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError([f"{path}: error: cannot read the agent file: {exc}"]) from None
+    files = _EnvFiles(os.environ if env is None else env)
+    text = files.text(path, raw)
+    context = ValidationContext(
+        overlay=files.overlay,
+        user_config_dir=Path.home() / ".holodeck" if user_config else None,
+        search_paths=[path.parent],
+    )
+    result = validate_text(text, path, context, kind="agent")
+    if files.problems:
+        raise ConfigError(files.problems)
+    if result.has_errors or result.agent is None:
+        # Excerpts show the file as written, never substituted values (secrets).
+        shown = {
+            file: (ds, files.raw.get(file) or files.raw.get(str(Path(file).resolve())))
+            for file, ds in result.by_file.items()
+            if ds
+        }
+        lines = [] if shown else [f"{path}: error: not an agent file"]
+        raise ConfigError(lines, shown)
+    graders = import_graders(result.agent, path)
+    return LoadedSuite(path, result.agent, graders)

@@ -1,0 +1,101 @@
+"""Building the `TestReport` of a run, and merging the reports of shards into one."""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from holodeck_lsp import __version__
+from holodeck_lsp.models.test_result import TestReport, TestResult
+from holodeck_lsp.runner.engine import CaseOutcome, now_iso
+from holodeck_lsp.runner.rollup import summarize
+
+# Where each result sits in the suite file, so shard reports merge back in suite order.
+CASE_INDEXES = "case_indexes"
+
+
+def build_report(
+    agent_name: str,
+    config_path: str,
+    outcomes: list[CaseOutcome],
+    duration_ms: int,
+    environment: dict[str, str],
+) -> TestReport:
+    results = [o.result for o in outcomes]
+    env = {
+        "runner": f"holodeck-lsp {__version__}",
+        "python": platform.python_version(),
+        **environment,
+        CASE_INDEXES: ",".join(str(o.case.index) for o in outcomes),
+    }
+    return TestReport(
+        agent_name=agent_name,
+        agent_config_path=config_path,
+        results=results,
+        summary=summarize(results, duration_ms),
+        timestamp=now_iso(),
+        holodeck_version=__version__,
+        environment=env,
+    )
+
+
+class MergeError(Exception):
+    """The reports cannot be merged; the message says why."""
+
+
+def _indexes(report: TestReport, path: Path) -> list[int]:
+    raw = report.environment.get(CASE_INDEXES)
+    if raw is None:
+        raise MergeError(f"{path}: no {CASE_INDEXES} in environment; not a report of `run`")
+    values = [int(v) for v in raw.split(",") if v]
+    if len(values) != len(report.results):
+        raise MergeError(f"{path}: {CASE_INDEXES} does not match the results")
+    return values
+
+
+def load_report(path: Path) -> TestReport:
+    try:
+        return TestReport.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise MergeError(f"cannot read {path}: {exc}") from None
+    except ValidationError as exc:
+        raise MergeError(f"{path} is not a test report: {exc.errors()[0]['msg']}") from None
+
+
+def merge_reports(paths: list[Path]) -> TestReport:
+    """One report from several (shards of one suite): results in suite order."""
+    reports = [(path, load_report(path)) for path in paths]
+    names = {r.agent_name for _, r in reports}
+    if len(names) > 1:
+        raise MergeError(f"reports are of different agents: {', '.join(sorted(names))}")
+    placed: dict[int, TestResult] = {}
+    for path, report in reports:
+        for index, result in zip(_indexes(report, path), report.results, strict=True):
+            if index in placed:
+                raise MergeError(f"test_cases[{index}] appears in more than one report")
+            placed[index] = result
+    order = sorted(placed)
+    results = [placed[i] for i in order]
+    first = reports[0][1]
+    shared = {
+        k: v
+        for k, v in first.environment.items()
+        if k not in ("shard", CASE_INDEXES) and all(r.environment.get(k) == v for _, r in reports)
+    }
+    # Shards run side by side: the merged run took as long as its slowest shard.
+    duration = max(r.summary.total_duration_ms for _, r in reports)
+    return TestReport(
+        agent_name=first.agent_name,
+        agent_config_path=first.agent_config_path,
+        results=results,
+        summary=summarize(results, duration),
+        timestamp=min(r.timestamp for _, r in reports),
+        holodeck_version=first.holodeck_version,
+        environment={
+            **shared,
+            "merged_from": str(len(reports)),
+            CASE_INDEXES: ",".join(map(str, order)),
+        },
+    )

@@ -1,0 +1,112 @@
+"""A Markdown report: the summary, then each test case turn by turn, naming what failed."""
+
+from __future__ import annotations
+
+from holodeck_lsp.models.test_result import MetricResult, TestReport, TestResult, TurnResult
+
+_CELL_LIMIT = 80
+
+
+def _cell(text: str | None, limit: int = _CELL_LIMIT) -> str:
+    if not text:
+        return ""
+    flat = " ".join(text.split())
+    if len(flat) > limit:
+        flat = flat[: limit - 3] + "..."
+    return flat.replace("|", "\\|")
+
+
+def _label(result: TestResult, index: int) -> str:
+    return result.test_name or f"test case {index}"
+
+
+def _verdict(passed: bool, skipped: bool = False) -> str:
+    return "SKIP" if skipped else ("PASS" if passed else "FAIL")
+
+
+def _metric(m: MetricResult) -> str:
+    mark = {True: "pass", False: "fail", None: "-"}[m.passed]
+    return f"{m.metric_name} {m.score:.2f} {mark}"
+
+
+def _problems(turn: TurnResult) -> list[str]:
+    """Every reason the turn failed, in words."""
+    out = [e for e in turn.errors]
+    for detail in turn.arg_match_details or []:
+        if detail.get("unmatched_reason"):
+            out.append(f"tool `{detail['tool']}`: {detail['unmatched_reason']}")
+    for m in turn.metric_results:
+        if m.passed is False:
+            why = m.error or m.reasoning or "below threshold"
+            out.append(f"metric `{m.metric_name}` failed: {why}")
+    return out
+
+
+def _turn_table(result: TestResult) -> list[str]:
+    lines = [
+        "| turn | result | input | response | tool calls | metrics | time |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for t in result.turns or []:
+        lines.append(
+            f"| {t.turn_index} | {_verdict(t.passed, t.skipped)} | {_cell(t.input, 60)} "
+            f"| {_cell(t.response, 60)} | {_cell(', '.join(t.tool_calls))} "
+            f"| {_cell('; '.join(_metric(m) for m in t.metric_results), 120)} "
+            f"| {t.execution_time_ms} ms |"
+        )
+    return lines
+
+
+def _case_section(result: TestResult, index: int) -> list[str]:
+    lines = [f"## {_verdict(result.passed)}: {_label(result, index)}", ""]
+    if result.turns:
+        lines += _turn_table(result)
+        failures = [
+            f"- turn {t.turn_index}: {problem}" for t in result.turns for problem in _problems(t)
+        ]
+    else:
+        lines += [
+            f"- input: {_cell(result.test_input, 200)}",
+            f"- response: {_cell(result.agent_response, 200)}",
+            f"- tool calls: {', '.join(result.tool_calls) or 'none'}",
+        ]
+        if result.metric_results:
+            lines.append(f"- metrics: {'; '.join(_metric(m) for m in result.metric_results)}")
+        failures = [f"- {e}" for e in result.errors]
+        if result.tools_matched is False:
+            failures.append(f"- expected tools not matched: {result.expected_tools}")
+        failures += [
+            f"- metric `{m.metric_name}` failed: {m.error or m.reasoning or 'below threshold'}"
+            for m in result.metric_results
+            if m.passed is False
+        ]
+    if failures:
+        lines += ["", "Failures:", "", *failures]
+    return [*lines, ""]
+
+
+def render_markdown(report: TestReport) -> str:
+    s = report.summary
+    lines = [
+        f"# Test report: {report.agent_name}",
+        "",
+        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%) in "
+        f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; `{report.agent_config_path}`",
+        "",
+        "| test case | result | turns passed | time |",
+        "|---|---|---|---|",
+    ]
+    for i, r in enumerate(report.results):
+        turns = r.turns or []
+        count = f"{sum(t.passed for t in turns)}/{len(turns)}" if turns else "single turn"
+        lines.append(
+            f"| {_cell(_label(r, i))} | {_verdict(r.passed)} | {count} | {r.execution_time_ms} ms |"
+        )
+    if s.average_scores:
+        lines += ["", "| metric | cases | mean score |", "|---|---|---|"]
+        for name, score in s.average_scores.items():
+            lines.append(f"| {name} | {s.metrics_evaluated.get(name, 0)} | {score:.3f} |")
+    lines.append("")
+    for i, r in enumerate(report.results):
+        lines += _case_section(r, i)
+    return "\n".join(lines).rstrip() + "\n"

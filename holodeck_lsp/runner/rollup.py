@@ -1,0 +1,143 @@
+"""From turns to a test case (seed §9), and from test cases to the summary (seed §11)."""
+
+from __future__ import annotations
+
+from statistics import fmean
+from typing import Any
+
+from holodeck_lsp.models.test_result import (
+    MetricResult,
+    ProcessedFileInput,
+    ReportSummary,
+    TestResult,
+    TurnResult,
+)
+from holodeck_lsp.models.token_usage import TokenUsage
+
+
+def sum_usage(usages: list[TokenUsage | None]) -> TokenUsage | None:
+    present = [u for u in usages if u is not None]
+    if not present:
+        return None
+    total = TokenUsage.zero()
+    for usage in present:
+        total = total + usage
+    return total
+
+
+def _all_passed(values: list[bool | None]) -> bool | None:
+    if any(v is False for v in values):
+        return False
+    return True if values and all(v is True for v in values) else None
+
+
+def roll_up_metrics(turns: list[TurnResult]) -> list[MetricResult]:
+    """Each metric once: mean score and all-passed over the turns that ran it."""
+    by_name: dict[str, list[tuple[int, MetricResult]]] = {}
+    for turn in turns:
+        for m in turn.metric_results:
+            by_name.setdefault(m.metric_name, []).append((turn.turn_index, m))
+    out = []
+    for name, runs in by_name.items():
+        first = runs[0][1]
+        errors = [f"[turn {i}] {m.error}" for i, m in runs if m.error]
+        reasons = [f"[turn {i}] {m.reasoning}" for i, m in runs if m.reasoning]
+        times = [m.evaluation_time_ms for _, m in runs if m.evaluation_time_ms is not None]
+        out.append(
+            MetricResult(
+                metric_name=name,
+                kind=first.kind,
+                score=fmean(m.score for _, m in runs),
+                threshold=first.threshold,
+                passed=_all_passed([m.passed for _, m in runs]),
+                scale=first.scale,
+                error="; ".join(errors) or None,
+                evaluation_time_ms=sum(times) if times else None,
+                model_used=first.model_used,
+                reasoning="; ".join(reasons) or None,
+            )
+        )
+    return out
+
+
+def _union(entries: list[Any]) -> list[Any] | None:
+    out: list[Any] = []
+    for entry in entries:
+        if entry not in out:
+            out.append(entry)
+    return out or None
+
+
+def roll_up_case(
+    name: str | None,
+    turns: list[TurnResult],
+    processed_files: list[ProcessedFileInput],
+    execution_time_ms: int,
+    timestamp: str,
+) -> TestResult:
+    """A multi-turn test case from its turns, exactly per the seed's roll-up table."""
+    asserted = [t.tools_matched for t in turns if t.tools_matched is not None]
+    return TestResult(
+        test_name=name,
+        test_input="\n---\n".join(t.input for t in turns),
+        processed_files=processed_files,
+        agent_response=turns[-1].response,
+        tool_calls=[c for t in turns for c in t.tool_calls],
+        tool_invocations=[c for t in turns for c in t.tool_invocations],
+        expected_tools=_union([e for t in turns for e in (t.expected_tools or [])]),
+        tools_matched=all(m is not False for m in asserted) if asserted else None,
+        metric_results=roll_up_metrics(turns),
+        ground_truth=None,
+        passed=all(t.passed for t in turns),
+        execution_time_ms=execution_time_ms,
+        errors=[f"[turn {t.turn_index}] {e}" for t in turns for e in t.errors],
+        timestamp=timestamp,
+        token_usage=sum_usage([t.token_usage for t in turns]),
+        turns=turns,
+    )
+
+
+def single_turn_case(
+    name: str | None,
+    turn: TurnResult,
+    processed_files: list[ProcessedFileInput],
+    execution_time_ms: int,
+    timestamp: str,
+) -> TestResult:
+    """A legacy single-turn case: its one turn's fields, and no `turns`."""
+    return TestResult(
+        test_name=name,
+        test_input=turn.input,
+        processed_files=processed_files,
+        agent_response=turn.response,
+        tool_calls=turn.tool_calls,
+        tool_invocations=turn.tool_invocations,
+        expected_tools=turn.expected_tools,
+        tools_matched=turn.tools_matched,
+        metric_results=turn.metric_results,
+        ground_truth=turn.ground_truth,
+        passed=turn.passed,
+        execution_time_ms=execution_time_ms,
+        errors=turn.errors,
+        timestamp=timestamp,
+        token_usage=turn.token_usage,
+        turns=None,
+    )
+
+
+def summarize(results: list[TestResult], total_duration_ms: int) -> ReportSummary:
+    """Counts of test cases (never turns) and each metric's mean over the cases that ran it."""
+    passed = sum(r.passed for r in results)
+    scores: dict[str, list[float]] = {}
+    for result in results:
+        for m in result.metric_results:
+            scores.setdefault(m.metric_name, []).append(m.score)
+    return ReportSummary(
+        total_tests=len(results),
+        passed=passed,
+        failed=len(results) - passed,
+        pass_rate=round(100.0 * passed / len(results), 2) if results else 0.0,
+        total_duration_ms=total_duration_ms,
+        metrics_evaluated={k: len(v) for k, v in scores.items()},
+        average_scores={k: fmean(v) for k, v in scores.items()},
+    )

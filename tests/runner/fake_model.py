@@ -1,0 +1,205 @@
+"""A model service on 127.0.0.1 that speaks the OpenAI Chat Completions and Anthropic
+Messages protocols, answering from a script: replies, tool calls, delays, 429s, 5xxs, hangs.
+
+Standard library only, so the tests need nothing but the runner's own dependencies.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    usage: tuple[int, int] = (10, 5)
+    delay: float = 0.0  # seconds before answering (server latency)
+
+
+@dataclass
+class Status:
+    code: int
+    retry_after: str | None = "0"
+    body: str = '{"error": {"message": "scripted failure"}}'
+
+
+@dataclass
+class Hang:
+    """Never answer (until the server stops)."""
+
+
+Action = Reply | Status | Hang
+Script = Callable[[str, dict[str, Any]], Action]
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    """The newest user message with text (tool results are skipped)."""
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") == "user" and isinstance(message.get("content"), str):
+            return str(message["content"])
+    return ""
+
+
+def tool_results(body: dict[str, Any]) -> list[str]:
+    """Tool results sent back since the newest user text."""
+    out: list[str] = []
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") == "tool":
+            out.append(message["content"])
+        elif message.get("role") == "user" and isinstance(message.get("content"), list):
+            out.extend(b["content"] for b in message["content"] if b.get("type") == "tool_result")
+        elif message.get("role") == "user":
+            break
+    return list(reversed(out))
+
+
+class Conversation:
+    """A script keyed by the user's message: each request for that message takes the next
+    action of its queue; the last action repeats."""
+
+    def __init__(self, rules: dict[str, list[Action]] | None = None) -> None:
+        self.rules = {k: list(v) for k, v in (rules or {}).items()}
+        self.lock = threading.Lock()
+
+    def __call__(self, path: str, body: dict[str, Any]) -> Action:
+        text = last_user_text(body)
+        with self.lock:
+            queue = self.rules.get(text)
+            if not queue:
+                return Reply(f"no script for {text!r}")
+            return queue.pop(0) if len(queue) > 1 else queue[0]
+
+
+def _chat_payload(reply: Reply, request_id: int) -> dict[str, Any]:
+    calls = [
+        {
+            "id": f"call_{request_id}_{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(args)},
+        }
+        for i, (name, args) in enumerate(reply.tool_calls)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+    if calls:
+        message["tool_calls"] = calls
+    prompt, completion = reply.usage
+    return {
+        "id": f"chatcmpl-{request_id}",
+        "object": "chat.completion",
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}
+        ],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        },
+    }
+
+
+def _messages_payload(reply: Reply, request_id: int) -> dict[str, Any]:
+    content: list[dict[str, Any]] = []
+    if reply.text:
+        content.append({"type": "text", "text": reply.text})
+    for i, (name, args) in enumerate(reply.tool_calls):
+        content.append({"type": "tool_use", "id": f"toolu_{request_id}_{i}", "name": name,
+                        "input": args})
+    prompt, completion = reply.usage
+    return {
+        "id": f"msg_{request_id}",
+        "type": "message",
+        "role": "assistant",
+        "content": content,
+        "stop_reason": "tool_use" if reply.tool_calls else "end_turn",
+        "usage": {"input_tokens": prompt, "output_tokens": completion},
+    }
+
+
+class FakeModelServer:
+    """Start with `with FakeModelServer(script) as server:`; `server.url` is the base URL."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.requests: list[tuple[str, dict[str, str], dict[str, Any]]] = []
+        self.released = threading.Event()
+        self._count = 0
+        self._lock = threading.Lock()
+        handler = self._handler_class()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    @property
+    def root(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def bodies(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [body for _, _, body in self.requests]
+
+    def __enter__(self) -> FakeModelServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server._count += 1
+                    request_id = server._count
+                    server.requests.append((self.path, dict(self.headers.items()), body))
+                action = server.script(self.path, body)
+                if isinstance(action, Hang):
+                    server.released.wait(timeout=30)
+                    self._send(503, b"{}", {})
+                    return
+                if isinstance(action, Status):
+                    headers = {"Retry-After": action.retry_after} if action.retry_after else {}
+                    self._send(action.code, action.body.encode(), headers)
+                    return
+                if action.delay:
+                    time.sleep(action.delay)  # the server's own latency, not a test wait
+                render = _messages_payload if self.path.endswith("/messages") else _chat_payload
+                self._send(200, json.dumps(render(action, request_id)).encode(), {})
+
+            def _send(self, code: int, payload: bytes, headers: dict[str, str]) -> None:
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    for key, value in headers.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the client gave up (a timed-out turn)
+
+        return Handler
