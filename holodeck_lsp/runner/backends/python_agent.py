@@ -7,7 +7,6 @@ optionally `tool_calls` and `usage`; its optional `close()` ends the session.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 from collections.abc import Callable, Mapping
@@ -18,6 +17,7 @@ from pydantic import ValidationError
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.backends.base import AgentError, Reply, SessionBroken, TurnRequest
+from holodeck_lsp.runner.threads import in_thread
 
 
 def _describe(exc: BaseException) -> str:
@@ -28,7 +28,7 @@ async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.iscoroutinefunction(fn):
         return await fn(*args)
     # A thread lets llm_timeout fire even when a plain `send` blocks.
-    value = await asyncio.to_thread(fn, *args)
+    value = await in_thread(fn, *args)
     if inspect.isawaitable(value):
         value = await value
     return value

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import time
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.runner.threads import in_thread
 
 _JSON_TYPES = {
     int: "integer",
@@ -107,7 +107,7 @@ class ToolBox:
                     result = await fn(**args)
                 else:
                     # A thread keeps a slow tool from stalling the other test cases.
-                    result = await asyncio.to_thread(fn, **args)
+                    result = await in_thread(fn, **args)
             except Exception as exc:
                 error = f"{type(exc).__name__}: {exc}"
         duration = int((time.perf_counter() - start) * 1000)
