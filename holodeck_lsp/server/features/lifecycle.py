@@ -43,9 +43,13 @@ def _apply(session: Session, raw: Any, base: Settings, source: str) -> Settings:
 
 
 async def _pull_configuration(session: Session) -> None:
-    result = await session.server.workspace_configuration_async(
-        types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
-    )
+    try:
+        result = await session.server.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
+    except Exception as exc:  # noqa: BLE001 - keep the settings we have
+        session.log(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
+        return
     raw = result[0] if isinstance(result, list) and result else None
     update_settings(session, raw, "workspace/configuration")
 
@@ -74,8 +78,11 @@ async def initialized(session: Session, params: types.InitializedParams) -> None
             register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
         ))
     if registrations:
-        await session.server.client_register_capability_async(
-            types.RegistrationParams(registrations=registrations))
+        try:
+            await session.server.client_register_capability_async(
+                types.RegistrationParams(registrations=registrations))
+        except Exception as exc:  # noqa: BLE001 - file events are a bonus, not a need
+            session.log(f"the client refused to watch files: {exc}", types.MessageType.Warning)
     if session.features.configuration:
         await _pull_configuration(session)
 
