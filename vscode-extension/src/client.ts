@@ -4,14 +4,13 @@
 import * as vscode from 'vscode';
 import {
   LanguageClient,
-  TransportKind,
   type LanguageClientOptions,
   type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
 import { currentServerConfiguration, SECTION, serverWorkingDirectory, yamlExtensionValidates } from './host';
-import type { ServerCommand } from './serverCommand';
+import { serverExecutable, type ServerCommand } from './serverCommand';
 import { configurationResponse, serverConfiguration } from './serverConfig';
 import { documentSelector } from './selector';
 import type { Settings } from './settings';
@@ -21,12 +20,7 @@ export const CLIENT_ID = 'holodeck';
 export const CLIENT_NAME = 'HoloDeck';
 
 export function serverOptions(command: ServerCommand): ServerOptions {
-  return {
-    command: command.command,
-    args: command.args,
-    transport: TransportKind.stdio,
-    options: { cwd: serverWorkingDirectory() },
-  };
+  return serverExecutable(command, serverWorkingDirectory());
 }
 
 function middleware(settings: Settings): Middleware {

@@ -109,3 +109,18 @@ export function resolveServerCommand(
 export const NOT_FOUND_MESSAGE =
   'HoloDeck: the language server `holodeck-lsp` was not found in the selected Python environment ' +
   'or on PATH. Install it (`pip install holodeck-lsp`) or set `holodeck.server.command`.';
+
+/** How the language client launches the server: what it spawns, and where. */
+export interface ServerExecutable {
+  command: string;
+  args: string[];
+  options: { cwd?: string };
+}
+
+/**
+ * The client's server options. No `transport` on purpose: stdio is the default, and naming it
+ * makes the language client append `--stdio`, which `holodeck-lsp serve` does not take.
+ */
+export function serverExecutable(command: ServerCommand, cwd: string | undefined): ServerExecutable {
+  return { command: command.command, args: [...command.args], options: cwd === undefined ? {} : { cwd } };
+}

@@ -105,10 +105,13 @@ describe('holodeck-lsp with the extension\'s options, as VS Code drives it (pull
     assert.ok(!labels.includes('input'), 'offers `input`, which this turn already has');
   });
 
-  it('was asked for the trust-checked configuration, nothing else', () => {
+  it('asks for its configuration and gets the trust-checked object', async () => {
     const expected = serverConfiguration(testSettings(), false);
+    assert.deepEqual(await server.firstConfigurationAnswer, [expected]);
+    assert.deepEqual(expected.graders, { import: 'never' });
+    assert.equal(expected.workspaceTrusted, false);
     for (const answer of server.configurationAnswers) {
-      assert.deepEqual(answer, answer.map(() => expected));
+      assert.deepEqual(answer, [expected]);
     }
   });
 });

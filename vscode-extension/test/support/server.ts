@@ -23,7 +23,7 @@ import {
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 
-import { resolveServerCommand, type DiscoveryContext, type ServerCommand } from '../../src/serverCommand';
+import { resolveServerCommand, serverExecutable, type DiscoveryContext, type ServerCommand } from '../../src/serverCommand';
 import { configurationResponse, serverConfiguration, type ServerConfiguration } from '../../src/serverConfig';
 import { readSettings, type Settings } from '../../src/settings';
 
@@ -109,6 +109,8 @@ export interface RunningServer {
   initializeResult: InitializeResult;
   /** Every `workspace/configuration` answer we gave, in order. */
   configurationAnswers: (ServerConfiguration | null)[][];
+  /** Resolves with the first `workspace/configuration` answer. */
+  firstConfigurationAnswer: Promise<(ServerConfiguration | null)[]>;
   /** Resolves with the next diagnostics the server pushes for `uri` that satisfy `accept`. */
   nextDiagnostics(uri: string, accept?: (diagnostics: Diagnostic[]) => boolean): Promise<Diagnostic[]>;
   /** `promise`, or the server's death if that comes first. */
@@ -130,8 +132,9 @@ export async function startServer(options: {
   if (command === undefined) {
     throw new Error('holodeck-lsp not found');
   }
-  // The extension's serverOptions: this command and args, stdio, cwd = first workspace folder.
-  const child = spawn(command.command, command.args, { cwd: FIXTURE_WORKSPACE, stdio: 'pipe' });
+  // The extension's server options (cwd: the first workspace folder), spawned as the client does.
+  const executable = serverExecutable(command, FIXTURE_WORKSPACE);
+  const child = spawn(executable.command, executable.args, { ...executable.options, stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
 
@@ -141,9 +144,12 @@ export async function startServer(options: {
   );
   const configuration = serverConfiguration(options.settings, options.workspaceTrusted);
   const configurationAnswers: (ServerConfiguration | null)[][] = [];
+  let answered: (answer: (ServerConfiguration | null)[]) => void = () => undefined;
+  const firstConfigurationAnswer = new Promise<(ServerConfiguration | null)[]>((resolveAnswer) => (answered = resolveAnswer));
   connection.onRequest(ConfigurationRequest.type, (params) => {
     const answer = configurationResponse(params.items, () => configuration);
     configurationAnswers.push(answer);
+    answered(answer);
     return answer;
   });
   connection.onRequest(RegistrationRequest.type, () => undefined);
@@ -192,6 +198,7 @@ export async function startServer(options: {
     process: child,
     initializeResult,
     configurationAnswers,
+    firstConfigurationAnswer: racing(died, firstConfigurationAnswer),
     nextDiagnostics: (uri, accept = () => true) =>
       racing(died, new Promise((resolvePromise, reject) => waiters.push({ uri, accept, resolve: resolvePromise, reject }))),
     request: (promise) => racing(died, promise),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { resolveServerCommand, type DiscoveryContext } from '../../src/serverCommand';
+import { resolveServerCommand, serverExecutable, type DiscoveryContext } from '../../src/serverCommand';
 
 function context(executables: string[], overrides: Partial<DiscoveryContext> = {}): DiscoveryContext {
   const present = new Set(executables);
@@ -82,5 +82,18 @@ describe('server command discovery', () => {
       args: ['serve'],
       origin: 'python-environment',
     });
+  });
+});
+
+describe('server options', () => {
+  it('launch the command over stdio without a transport flag, in the workspace folder', () => {
+    const command = { command: '/envs/a/bin/holodeck-lsp', args: ['serve'], origin: 'path' as const };
+    // A `transport` key would make the language client append `--stdio`.
+    assert.deepEqual(serverExecutable(command, '/home/ada/suite'), {
+      command: '/envs/a/bin/holodeck-lsp',
+      args: ['serve'],
+      options: { cwd: '/home/ada/suite' },
+    });
+    assert.deepEqual(serverExecutable(command, undefined).options, {});
   });
 });
