@@ -58,11 +58,12 @@ def generate(kind: str) -> dict[str, Any]:
     defs[root.__name__] = raw
     _expand_unions(defs)
     _inline_enums(defs)
-    _add_model_rules(defs, _models(root), kind)
+    _add_field_rules(defs, _models(root), kind)
     if kind == "agent":
         _relax_config_fillable(defs)
     for name, definition in defs.items():
         defs[name] = _tidy(definition)
+    _add_cross_field_rules(defs)
     _describe(defs)
     _add_snippets(defs)
     return _assemble(kind, defs, root.__name__)
@@ -367,56 +368,10 @@ def _count_schema(generated: Schema) -> Schema:
     return {**described, "if": {"type": "string", "pattern": _ENV_REF}, "else": exact}
 
 
-def _null_unless_env(message: str) -> Schema:
-    return {
-        "description": message,
-        "if": {"type": "string", "pattern": _ENV_REF},
-        "else": {"type": "null", "errorMessage": message},
-    }
-
-
-def _test_case_rules(case: Schema) -> None:
-    from holodeck_lsp.models.test_case import SINGLE_TURN_FIELDS
-
-    _value_branch(case["properties"]["turns"], "array")["minItems"] = 1
-    case["if"] = {"required": ["turns"], "properties": {"turns": {"type": "array"}}}
-    case["then"] = {
-        "properties": {
-            key: _null_unless_env(f"'{key}' cannot stand beside 'turns'; move it onto a turn")
-            for key in SINGLE_TURN_FIELDS
-        }
-    }
-    case["else"] = {"required": ["input"]}
-
-
-def _file_source_rules(file_input: Schema) -> None:
-    """Exactly one of `path`/`url`; an empty string counts as absent, as when loading."""
-    file_input["anyOf"] = [{"required": ["path"]}, {"required": ["url"]}]
-    file_input["if"] = {"required": ["path"], "properties": {"path": {"minLength": 1}}}
-    message = "give either 'path' or 'url', not both"
-    file_input["then"] = {
-        "properties": {"url": {"description": message, "maxLength": 0, "errorMessage": message}}
-    }
-
-
-def _cases_or_file_rule(agent: Schema) -> None:
-    """`test_cases` and a `test_cases_file` (one that needs no substitution) exclude each other."""
-    agent["if"] = {
-        "required": ["test_cases"],
-        "properties": {"test_cases": {"not": {"type": "null"}}},
-    }
-    agent["then"] = {
-        "properties": {
-            "test_cases_file": _null_unless_env(
-                "give either 'test_cases' or 'test_cases_file', not both"
-            )
-        }
-    }
-
-
-def _add_model_rules(
+def _add_field_rules(
     defs: dict[str, Schema], models: dict[str, type[BaseModel]], kind: str
 ) -> None:
+    """Constraints on single values: limits, matchers, `count`, blank text."""
     from holodeck_lsp.models.agent import MAX_TEST_CASES, MAX_TOOLS
     from holodeck_lsp.models.test_case import MAX_FILES
 
@@ -426,15 +381,87 @@ def _add_model_rules(
     _value_branch(tool["args"], "object")["additionalProperties"] = _matcher_schema()
     for owner in ("Turn", "TestCaseModel"):
         _value_branch(defs[owner]["properties"]["files"], "array")["maxItems"] = MAX_FILES
-    _test_case_rules(defs["TestCaseModel"])
-    _file_source_rules(defs["FileInput"])
+    _value_branch(defs["TestCaseModel"]["properties"]["turns"], "array")["minItems"] = 1
     if kind == "agent":
         agent = defs["Agent"]["properties"]
         _value_branch(agent["tools"], "array")["maxItems"] = MAX_TOOLS
         _value_branch(agent["test_cases"], "array")["maxItems"] = MAX_TEST_CASES
-        _cases_or_file_rule(defs["Agent"])
     else:
         defs["TestCasesFile"]["properties"]["test_cases"]["maxItems"] = MAX_TEST_CASES
+
+
+_TRUTHY_TEXT: Schema = {"type": "string", "minLength": 1}
+_NOT_NULL: Schema = {"not": {"type": "null"}}
+# (model, first, second, what counts as given): exactly one of the two keys. The second
+# key is where the conflict is reported, as in the models' validators.
+_ONE_OF_TWO = (
+    ("FileInput", "path", "url", _TRUTHY_TEXT),
+    ("Instructions", "file", "inline", _TRUTHY_TEXT),
+    ("PromptTool", "template", "file", _TRUTHY_TEXT),
+    ("SubagentSpec", "prompt", "prompt_file", _NOT_NULL),
+)
+
+
+def _one_of_two(first: str, second: str, given: Schema) -> list[Schema]:
+    both = f"give either '{first}' or '{second}', not both"
+    absent = [{"not": {"required": [key], "properties": {key: given}}} for key in (first, second)]
+    return [
+        {"not": {"allOf": absent}, "errorMessage": f"give '{first}' or '{second}'"},
+        {
+            "if": {"required": [first], "properties": {first: given}},
+            "then": {
+                "properties": {second: {"description": both, "not": given, "errorMessage": both}}
+            },
+        },
+    ]
+
+
+def _null_unless_env(message: str) -> Schema:
+    return {
+        "description": message,
+        "if": {"type": "string", "pattern": _ENV_REF},
+        "else": {"type": "null", "errorMessage": message},
+    }
+
+
+def _single_or_multi_turn() -> list[Schema]:
+    """`turns` excludes the single-turn keys; without `turns`, `input` is required."""
+    from holodeck_lsp.models.test_case import SINGLE_TURN_FIELDS
+
+    conflict = "'{}' cannot stand beside 'turns'; move it onto a turn"
+    return [
+        {
+            "if": {"required": ["turns"], "properties": {"turns": {"type": "array"}}},
+            "then": {
+                "properties": {
+                    key: _null_unless_env(conflict.format(key)) for key in SINGLE_TURN_FIELDS
+                }
+            },
+            "else": {"required": ["input"]},
+        }
+    ]
+
+
+def _cases_or_file() -> list[Schema]:
+    """`test_cases` and a `test_cases_file` (one needing no substitution) exclude each other."""
+    message = "give either 'test_cases' or 'test_cases_file', not both"
+    return [
+        {
+            "if": {"required": ["test_cases"], "properties": {"test_cases": _NOT_NULL}},
+            "then": {"properties": {"test_cases_file": _null_unless_env(message)}},
+        }
+    ]
+
+
+def _add_cross_field_rules(defs: dict[str, Schema]) -> None:
+    """Rules between keys of one mapping, as `allOf` parts (added after tidying)."""
+    rules: list[tuple[str, list[Schema]]] = [
+        (model, _one_of_two(first, second, given)) for model, first, second, given in _ONE_OF_TWO
+    ]
+    rules += [("TestCaseModel", _single_or_multi_turn()), ("Agent", _cases_or_file())]
+    for model, parts in rules:
+        if model in defs:
+            defs[model].setdefault("allOf", []).extend(parts)
 
 
 # --- what the project config may supply -------------------------------------------------------
