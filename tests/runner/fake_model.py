@@ -109,8 +109,9 @@ def _messages_payload(reply: Reply, request_id: int) -> dict[str, Any]:
     if reply.text:
         content.append({"type": "text", "text": reply.text})
     for i, (name, args) in enumerate(reply.tool_calls):
-        content.append({"type": "tool_use", "id": f"toolu_{request_id}_{i}", "name": name,
-                        "input": args})
+        content.append(
+            {"type": "tool_use", "id": f"toolu_{request_id}_{i}", "name": name, "input": args}
+        )
     prompt, completion = reply.usage
     return {
         "id": f"msg_{request_id}",

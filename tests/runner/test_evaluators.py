@@ -26,13 +26,21 @@ EQUALITY = [
     ("whitespace collapsed", {"strip_whitespace": True}, " Paris \n France ", "Paris France", True),
     ("punctuation differs", {}, "Paris.", "Paris", False),
     ("punctuation stripped", {"strip_punctuation": True}, "Paris!", "Paris", True),
-    ("all flags", {"case_insensitive": True, "strip_whitespace": True,
-                   "strip_punctuation": True}, "  PARIS,  france! ", "paris france", True),
+    (
+        "all flags",
+        {"case_insensitive": True, "strip_whitespace": True, "strip_punctuation": True},
+        "  PARIS,  france! ",
+        "paris france",
+        True,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("flags", "actual", "expected", "passed"),
-                         [r[1:] for r in EQUALITY], ids=[r[0] for r in EQUALITY])
+@pytest.mark.parametrize(
+    ("flags", "actual", "expected", "passed"),
+    [r[1:] for r in EQUALITY],
+    ids=[r[0] for r in EQUALITY],
+)
 def test_equality(flags: dict[str, Any], actual: str, expected: str, passed: bool) -> None:
     assert equality(actual, expected, metric(name="equality", **flags)).passed is passed
 
@@ -51,15 +59,21 @@ NUMERIC = [
     ("percent without the flag", {}, "33.2%", "0.332", False),
     ("separators", {"accept_thousands_separators": True}, "1,234,567.5", "1234567.5", True),
     ("separators without the flag", {}, "1,234", "1234", False),
-    ("underscore and narrow space", {"accept_thousands_separators": True},
-     "1_234\u202f000", "1234000", True),
+    (
+        "underscore and narrow space",
+        {"accept_thousands_separators": True},
+        "1_234\u202f000",
+        "1234000",
+        True,
+    ),
     ("negative", {}, "-25587", "-25587.0", True),
     ("sign matters", {}, "25587", "-25587", False),
 ]
 
 
-@pytest.mark.parametrize(("flags", "actual", "expected", "passed"),
-                         [r[1:] for r in NUMERIC], ids=[r[0] for r in NUMERIC])
+@pytest.mark.parametrize(
+    ("flags", "actual", "expected", "passed"), [r[1:] for r in NUMERIC], ids=[r[0] for r in NUMERIC]
+)
 def test_numeric(flags: dict[str, Any], actual: str, expected: str, passed: bool) -> None:
     assert numeric(actual, expected, metric(**flags)).passed is passed
 
@@ -83,8 +97,11 @@ GRADER_SHAPES: list[tuple[str, Any, float | None, tuple[float, bool]]] = [
 ]
 
 
-@pytest.mark.parametrize(("value", "threshold", "expected"), [r[1:] for r in GRADER_SHAPES],
-                         ids=[r[0] for r in GRADER_SHAPES])
+@pytest.mark.parametrize(
+    ("value", "threshold", "expected"),
+    [r[1:] for r in GRADER_SHAPES],
+    ids=[r[0] for r in GRADER_SHAPES],
+)
 def test_grader_result_shapes(
     value: Any, threshold: float | None, expected: tuple[float, bool]
 ) -> None:
@@ -102,17 +119,25 @@ def test_a_result_object_with_attributes() -> None:
 
     outcome = interpret(Graded(0.4, reason="close", details={"diff": 1}), 0.3)
     assert (outcome.score, outcome.passed, outcome.reason, outcome.details) == (
-        0.4, True, "close", {"diff": 1},
+        0.4,
+        True,
+        "close",
+        {"diff": 1},
     )
 
 
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("yes", "a grader returns a bool, a score in [0, 1] or an object with score/passed, "
-                "not str"),
-        (None, "a grader returns a bool, a score in [0, 1] or an object with score/passed, "
-               "not NoneType"),
+        (
+            "yes",
+            "a grader returns a bool, a score in [0, 1] or an object with score/passed, not str",
+        ),
+        (
+            None,
+            "a grader returns a bool, a score in [0, 1] or an object with score/passed, "
+            "not NoneType",
+        ),
         (1.5, "score must be within [0, 1], got 1.5"),
         ({"score": "high"}, "'score' must be a number, got 'high'"),
         ({"reason": "no verdict"}, "a grader result needs 'score' or 'passed'"),
@@ -126,8 +151,14 @@ def test_grader_results_outside_the_contract(value: Any, message: str) -> None:
 
 def test_the_grader_context_is_read_only() -> None:
     ctx = make_context(
-        turn_input="q", agent_response="a", ground_truth=None, tool_invocations=[],
-        retrieval_context=["doc"], turn_index=0, test_case_name="t", turn_config={"k": 1},
+        turn_input="q",
+        agent_response="a",
+        ground_truth=None,
+        tool_invocations=[],
+        retrieval_context=["doc"],
+        turn_index=0,
+        test_case_name="t",
+        turn_config={"k": 1},
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         ctx.agent_response = "changed"  # type: ignore[misc]
@@ -162,12 +193,15 @@ def factory():
 
 
 def graded_suite(tmp_path: Path, cases: str, agent_metrics: str = "") -> Path:
-    return write(tmp_path, {
-        "agent.yaml": "name: graded\nmodel: {provider: openai, name: unused}\n"
-        "instructions: {inline: unused}\n" + agent_metrics + "test_cases:\n" + cases,
-        "grading.py": GRADERS,
-        "echo_agent.py": ECHO,
-    })
+    return write(
+        tmp_path,
+        {
+            "agent.yaml": "name: graded\nmodel: {provider: openai, name: unused}\n"
+            "instructions: {inline: unused}\n" + agent_metrics + "test_cases:\n" + cases,
+            "grading.py": GRADERS,
+            "echo_agent.py": ECHO,
+        },
+    )
 
 
 def test_grader_exceptions_fail_only_that_metric_on_that_turn(tmp_path: Path) -> None:
@@ -185,8 +219,10 @@ def test_grader_exceptions_fail_only_that_metric_on_that_turn(tmp_path: Path) ->
     code, report, err = run_suite(graded_suite(tmp_path, cases), "--agent", "echo_agent:factory")
     first, second = turns(report)
     assert code == 1, err
-    assert [(m["metric_name"], m["kind"], m["score"], m["passed"], m["error"])
-            for m in first["metric_results"]] == [
+    assert [
+        (m["metric_name"], m["kind"], m["score"], m["passed"], m["error"])
+        for m in first["metric_results"]
+    ] == [
         ("boom", "code", 0.0, False, "ValueError: boom at turn 0"),
         ("halfway", "code", 0.5, True, None),
         ("uses_tools", "code", 1.0, True, None),
@@ -197,11 +233,16 @@ def test_grader_exceptions_fail_only_that_metric_on_that_turn(tmp_path: Path) ->
     # The next turn still ran, and the test case carries no error: only a failed metric.
     assert (second["response"], second["errors"], second["skipped"]) == ("B", [], False)
     assert report["results"][0]["errors"] == []
-    rolled = {m["metric_name"]: (m["score"], m["passed"], m["error"])
-              for m in report["results"][0]["metric_results"]}
+    rolled = {
+        m["metric_name"]: (m["score"], m["passed"], m["error"])
+        for m in report["results"][0]["metric_results"]
+    }
     assert rolled == {
-        "boom": (0.0, False, "[turn 0] ValueError: boom at turn 0; [turn 1] ValueError: boom at "
-                 "turn 1"),
+        "boom": (
+            0.0,
+            False,
+            "[turn 0] ValueError: boom at turn 0; [turn 1] ValueError: boom at turn 1",
+        ),
         "halfway": (0.5, True, None),
         "uses_tools": (1.0, True, None),
     }
@@ -220,16 +261,15 @@ def test_fail_on_error_fails_the_case_and_stops_its_remaining_turns(tmp_path: Pa
     first, second, third = turns(report)
     assert code == 1
     assert first["passed"] is True
-    assert second["errors"] == [
-        "grader 'boom' raised ValueError: boom at turn 1 (fail_on_error)"
-    ]
+    assert second["errors"] == ["grader 'boom' raised ValueError: boom at turn 1 (fail_on_error)"]
     assert (third["skipped"], third["errors"]) == (
-        True, ["skipped: grader 'boom' failed with fail_on_error"]
+        True,
+        ["skipped: grader 'boom' failed with fail_on_error"],
     )
 
 
 def test_metric_precedence_turn_over_case_over_agent(tmp_path: Path) -> None:
-    agent_metrics = "evaluations:\n  metrics:\n    - {type: code, grader: \"grading:half\"}\n"
+    agent_metrics = 'evaluations:\n  metrics:\n    - {type: code, grader: "grading:half"}\n'
     cases = """
   - name: agent level
     input: a
@@ -282,8 +322,10 @@ def test_metrics_this_runner_does_not_compute_are_errors_never_passes(tmp_path: 
 """
     code, report, _ = run_suite(graded_suite(tmp_path, cases), "--agent", "echo_agent:factory")
     assert code == 1
-    assert [(m["metric_name"], m["kind"], m["passed"], m["error"])
-            for m in report["results"][0]["metric_results"]] == [
+    assert [
+        (m["metric_name"], m["kind"], m["passed"], m["error"])
+        for m in report["results"][0]["metric_results"]
+    ] == [
         ("bleu", "standard", False, "not supported by this runner yet"),
         ("relevance", "standard", False, "not supported by this runner yet"),
         ("Tone", "geval", False, "not supported by this runner yet"),
@@ -319,5 +361,6 @@ def factory():
     assert code == 1
     assert first["metric_results"][0]["passed"] is True
     assert (second["metric_results"][0]["passed"], second["metric_results"][0]["reasoning"]) == (
-        False, "response_path 'answer.missing': no key 'missing' in the reply"
+        False,
+        "response_path 'answer.missing': no key 'missing' in the reply",
     )

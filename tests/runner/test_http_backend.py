@@ -97,7 +97,12 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
         "content": "206588",
     }
     assert [m["role"] for m in bodies[2]["messages"]] == [
-        "system", "user", "assistant", "tool", "assistant", "user",
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
     ]
     assert bodies[0]["tools"][0] == {
         "type": "function",
@@ -113,8 +118,15 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
     }
     usage = {"cache_creation_tokens": 0, "cache_read_tokens": 0}
     numeric = {
-        "metric_name": "numeric", "kind": "standard", "score": 1.0, "threshold": None,
-        "passed": True, "scale": None, "error": None, "retry_count": None, "model_used": None,
+        "metric_name": "numeric",
+        "kind": "standard",
+        "score": 1.0,
+        "threshold": None,
+        "passed": True,
+        "scale": None,
+        "error": None,
+        "retry_count": None,
+        "model_used": None,
     }
     assert strip_timings(report["results"][0]) == {
         "test_name": "cash change",
@@ -123,26 +135,46 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
         "agent_response": "-25587",
         "tool_calls": ["lookup", "subtract"],
         "tool_invocations": [
-            {"name": "lookup", "args": {"item": "cash", "year": "2009"}, "result": 206588,
-             "bytes": 6, "error": None},
-            {"name": "subtract", "args": {"a": 181001, "b": 206588}, "result": -25587,
-             "bytes": 6, "error": None},
+            {
+                "name": "lookup",
+                "args": {"item": "cash", "year": "2009"},
+                "result": 206588,
+                "bytes": 6,
+                "error": None,
+            },
+            {
+                "name": "subtract",
+                "args": {"a": 181001, "b": 206588},
+                "result": -25587,
+                "bytes": 6,
+                "error": None,
+            },
         ],
         "expected_tools": [
-            {"name": "lookup", "args": {"item": "cash", "year": {"regex": "20(09|10)"}},
-             "count": 1},
+            {
+                "name": "lookup",
+                "args": {"item": "cash", "year": {"regex": "20(09|10)"}},
+                "count": 1,
+            },
             "subtract",
         ],
         "tools_matched": True,
         "metric_results": [
-            {**numeric, "reasoning": "[turn 0] |206588 - 206588| = 0 <= absolute_tolerance; "
-             "[turn 1] |-25587 - -25587| = 0 <= absolute_tolerance"},
+            {
+                **numeric,
+                "reasoning": "[turn 0] |206588 - 206588| = 0 <= absolute_tolerance; "
+                "[turn 1] |-25587 - -25587| = 0 <= absolute_tolerance",
+            },
         ],
         "ground_truth": None,
         "passed": True,
         "errors": [],
-        "token_usage": {"prompt_tokens": 140, "completion_tokens": 12, "total_tokens": 152,
-                        **usage},
+        "token_usage": {
+            "prompt_tokens": 140,
+            "completion_tokens": 12,
+            "total_tokens": 152,
+            **usage,
+        },
         "turns": [
             {
                 "turn_index": 0,
@@ -150,26 +182,41 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
                 "response": "206588",
                 "ground_truth": "206588",
                 "expected_tools": [
-                    {"name": "lookup", "args": {"item": "cash", "year": {"regex": "20(09|10)"}},
-                     "count": 1}
+                    {
+                        "name": "lookup",
+                        "args": {"item": "cash", "year": {"regex": "20(09|10)"}},
+                        "count": 1,
+                    }
                 ],
                 "tool_calls": ["lookup"],
                 "tool_invocations": [
-                    {"name": "lookup", "args": {"item": "cash", "year": "2009"},
-                     "result": 206588, "bytes": 6, "error": None}
+                    {
+                        "name": "lookup",
+                        "args": {"item": "cash", "year": "2009"},
+                        "result": 206588,
+                        "bytes": 6,
+                        "error": None,
+                    }
                 ],
                 "tools_matched": True,
                 "arg_match_details": [
-                    {"tool": "lookup",
-                     "args_asserted": {"item": "cash", "year": {"regex": "20(09|10)"}},
-                     "matched_call_index": 0, "unmatched_reason": None}
+                    {
+                        "tool": "lookup",
+                        "args_asserted": {"item": "cash", "year": {"regex": "20(09|10)"}},
+                        "matched_call_index": 0,
+                        "unmatched_reason": None,
+                    }
                 ],
                 "metric_results": [
                     {**numeric, "reasoning": "|206588 - 206588| = 0 <= absolute_tolerance"}
                 ],
                 "passed": True,
-                "token_usage": {"prompt_tokens": 50, "completion_tokens": 6,
-                                "total_tokens": 56, **usage},
+                "token_usage": {
+                    "prompt_tokens": 50,
+                    "completion_tokens": 6,
+                    "total_tokens": 56,
+                    **usage,
+                },
                 "errors": [],
                 "skipped": False,
                 "grader_details": None,
@@ -182,20 +229,33 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
                 "expected_tools": ["subtract"],
                 "tool_calls": ["subtract"],
                 "tool_invocations": [
-                    {"name": "subtract", "args": {"a": 181001, "b": 206588},
-                     "result": -25587, "bytes": 6, "error": None}
+                    {
+                        "name": "subtract",
+                        "args": {"a": 181001, "b": 206588},
+                        "result": -25587,
+                        "bytes": 6,
+                        "error": None,
+                    }
                 ],
                 "tools_matched": True,
                 "arg_match_details": [
-                    {"tool": "subtract", "args_asserted": None, "matched_call_index": 0,
-                     "unmatched_reason": None}
+                    {
+                        "tool": "subtract",
+                        "args_asserted": None,
+                        "matched_call_index": 0,
+                        "unmatched_reason": None,
+                    }
                 ],
                 "metric_results": [
                     {**numeric, "reasoning": "|-25587 - -25587| = 0 <= absolute_tolerance"}
                 ],
                 "passed": True,
-                "token_usage": {"prompt_tokens": 90, "completion_tokens": 6,
-                                "total_tokens": 96, **usage},
+                "token_usage": {
+                    "prompt_tokens": 90,
+                    "completion_tokens": 6,
+                    "total_tokens": 96,
+                    **usage,
+                },
                 "errors": [],
                 "skipped": False,
                 "grader_details": None,
@@ -203,8 +263,12 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
         ],
     }
     assert strip_timings(report["summary"]) == {
-        "total_tests": 1, "passed": 1, "failed": 0, "pass_rate": 100.0,
-        "metrics_evaluated": {"numeric": 1}, "average_scores": {"numeric": 1.0},
+        "total_tests": 1,
+        "passed": 1,
+        "failed": 0,
+        "pass_rate": 100.0,
+        "metrics_evaluated": {"numeric": 1},
+        "average_scores": {"numeric": 1.0},
     }
 
 
@@ -213,9 +277,7 @@ def test_a_hung_turn_times_out_and_the_next_turn_still_runs(tmp_path: Path) -> N
         {"What was the cash in 2009?": [Hang()], "And the change to 2010?": [Reply("-25587")]}
     )
     with FakeModelServer(script) as server:
-        code, report, _ = run_suite(
-            agent(tmp_path, server.url, TWO_TURNS), "--llm-timeout", "0.3"
-        )
+        code, report, _ = run_suite(agent(tmp_path, server.url, TWO_TURNS), "--llm-timeout", "0.3")
         second = server.bodies()[1]
     first, last = turns(report)
     assert code == 1
@@ -225,7 +287,9 @@ def test_a_hung_turn_times_out_and_the_next_turn_still_runs(tmp_path: Path) -> N
     # The timed-out turn left no trace in the conversation the model sees.
     assert [m["role"] for m in second["messages"]] == ["system", "user"]
     assert (last["response"], last["errors"], last["metric_results"][0]["passed"]) == (
-        "-25587", [], True,
+        "-25587",
+        [],
+        True,
     )
     assert report["results"][0]["errors"] == ["[turn 0] timed out after 0.3s (llm_timeout)"]
 
@@ -252,8 +316,9 @@ def test_429_and_503_are_retried_until_the_reply_comes(tmp_path: Path) -> None:
 
 
 def test_a_service_that_keeps_failing_is_an_execution_error(tmp_path: Path) -> None:
-    script = Conversation({"What was the cash in 2009?": [Status(500)],
-                           "And the change to 2010?": [Reply("-25587")]})
+    script = Conversation(
+        {"What was the cash in 2009?": [Status(500)], "And the change to 2010?": [Reply("-25587")]}
+    )
     with FakeModelServer(script) as server:
         code, report, _ = run_suite(agent(tmp_path, server.url, TWO_TURNS))
     first = turns(report)[0]
@@ -294,11 +359,18 @@ def test_a_refused_key_ends_the_session_and_skips_the_remaining_turns(tmp_path: 
 
 
 def test_server_latency_within_the_timeout_is_fine(tmp_path: Path) -> None:
-    script = Conversation({"What was the cash in 2009?": [Reply("206588", delay=0.05)],
-                           "And the change to 2010?": [Reply("-25587", delay=0.05)]})
+    script = Conversation(
+        {
+            "What was the cash in 2009?": [Reply("206588", delay=0.05)],
+            "And the change to 2010?": [Reply("-25587", delay=0.05)],
+        }
+    )
     cases = "\n".join(
-        line for line in TWO_TURNS.splitlines() if "expected_tools" not in line
-        and "- name: lookup" not in line and "args: {item" not in line
+        line
+        for line in TWO_TURNS.splitlines()
+        if "expected_tools" not in line
+        and "- name: lookup" not in line
+        and "args: {item" not in line
     )
     with FakeModelServer(script) as server:
         code, report, err = run_suite(agent(tmp_path, server.url, cases), "--llm-timeout", "5")
@@ -312,7 +384,9 @@ def test_unset_variable_is_a_configuration_error_before_any_call(
     monkeypatch.delenv("HL_TEST_MISSING_KEY", raising=False)
     with FakeModelServer(Conversation()) as server:
         path = agent(tmp_path, server.url, TWO_TURNS, extra="")
-        text = path.read_text().replace("name: gpt-test", "name: gpt-test\n  api_key: ${HL_TEST_MISSING_KEY}")
+        text = path.read_text().replace(
+            "name: gpt-test", "name: gpt-test\n  api_key: ${HL_TEST_MISSING_KEY}"
+        )
         path.write_text(text)
         code, out, err = invoke("run", path)
         assert server.requests == []
@@ -326,7 +400,9 @@ def test_set_variables_are_substituted(tmp_path: Path, monkeypatch: pytest.Monke
         monkeypatch.setenv("HL_TEST_ENDPOINT", server.url)
         monkeypatch.setenv("HL_TEST_KEY", "sk-test")
         path = agent(tmp_path, "${HL_TEST_ENDPOINT}", "  - input: Hi\n")
-        path.write_text(path.read_text().replace("name: gpt-test", "name: gpt-test\n  api_key: ${HL_TEST_KEY}"))
+        path.write_text(
+            path.read_text().replace("name: gpt-test", "name: gpt-test\n  api_key: ${HL_TEST_KEY}")
+        )
         code, _, err = run_suite(path)
         headers = server.requests[0][1]
     assert code == 0, err
@@ -355,12 +431,17 @@ def test_a_grader_that_does_not_import_stops_the_run(tmp_path: Path) -> None:
 """
     with FakeModelServer(Conversation()) as server:
         path = agent(tmp_path, server.url, cases)
-        write(tmp_path, {"broken_graders.py": """
+        write(
+            tmp_path,
+            {
+                "broken_graders.py": """
             raise RuntimeError("GRADER_CONFIG is not set")
 
             def exact(ctx):
                 return True
-            """})
+            """
+            },
+        )
         code, _, err = invoke("run", path, "--no-user-config")
         assert server.requests == []
     assert code == 2
@@ -402,8 +483,13 @@ def test_anthropic_messages_with_tool_use(tmp_path: Path) -> None:
         "role": "user",
         "content": [{"type": "tool_result", "tool_use_id": "toolu_1_0", "content": "206588"}],
     }
-    assert [m["role"] for m in last_body["messages"]] == ["user", "assistant", "user",
-                                                          "assistant", "user"]
+    assert [m["role"] for m in last_body["messages"]] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+    ]
     assert [t["response"] for t in turns(report)] == ["206588", "-25587"]
     assert report["results"][0]["token_usage"]["total_tokens"] == 60
 

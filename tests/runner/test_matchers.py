@@ -66,8 +66,9 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("spec", "actual", "expected"), [r[1:] for r in ROWS],
-                         ids=[r[0] for r in ROWS])
+@pytest.mark.parametrize(
+    ("spec", "actual", "expected"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS]
+)
 def test_matcher_row(spec: Any, actual: Any, expected: bool) -> None:
     assert verdict(spec, actual) is expected
 
@@ -80,15 +81,22 @@ def details(expected: list[Any], calls: list[ToolInvocation]) -> tuple[bool | No
 def test_a_missing_argument_is_named() -> None:
     assert details([{"name": "subtract", "args": {"a": 1, "b": 2}}], [call("subtract", a=1)]) == (
         False,
-        [{"tool": "subtract", "args_asserted": {"a": 1, "b": 2}, "matched_call_index": None,
-          "unmatched_reason": "expected at least 1 matching call of 'subtract', found 0: "
-          "call 0 (subtract): missing argument 'b'"}],
+        [
+            {
+                "tool": "subtract",
+                "args_asserted": {"a": 1, "b": 2},
+                "matched_call_index": None,
+                "unmatched_reason": "expected at least 1 matching call of 'subtract', found 0: "
+                "call 0 (subtract): missing argument 'b'",
+            }
+        ],
     )
 
 
 def test_unasserted_arguments_are_ignored() -> None:
-    matched, _ = details([{"name": "subtract", "args": {"a": 1}}],
-                         [call("subtract", a=1, b=2, note="x")])
+    matched, _ = details(
+        [{"name": "subtract", "args": {"a": 1}}], [call("subtract", a=1, b=2, note="x")]
+    )
     assert matched is True
 
 
@@ -96,10 +104,16 @@ def test_one_single_call_must_satisfy_every_asserted_argument() -> None:
     calls = [call("subtract", a=1, b=0), call("subtract", a=0, b=2)]
     assert details([{"name": "subtract", "args": {"a": 1, "b": 2}}], calls) == (
         False,
-        [{"tool": "subtract", "args_asserted": {"a": 1, "b": 2}, "matched_call_index": None,
-          "unmatched_reason": "expected at least 1 matching call of 'subtract', found 0: "
-          "call 0 (subtract): argument 'b': expected 2, got 0; "
-          "call 1 (subtract): argument 'a': expected 1, got 0"}],
+        [
+            {
+                "tool": "subtract",
+                "args_asserted": {"a": 1, "b": 2},
+                "matched_call_index": None,
+                "unmatched_reason": "expected at least 1 matching call of 'subtract', found 0: "
+                "call 0 (subtract): argument 'b': expected 2, got 0; "
+                "call 1 (subtract): argument 'a': expected 1, got 0",
+            }
+        ],
     )
 
 
@@ -107,8 +121,14 @@ def test_the_matching_call_is_reported_by_index_among_several() -> None:
     calls = [call("lookup", item="debt"), call("subtract", a=5, b=3), call("lookup", item="cash")]
     assert details([{"name": "lookup", "args": {"item": "cash"}}], calls) == (
         True,
-        [{"tool": "lookup", "args_asserted": {"item": "cash"}, "matched_call_index": 2,
-          "unmatched_reason": None}],
+        [
+            {
+                "tool": "lookup",
+                "args_asserted": {"item": "cash"},
+                "matched_call_index": 2,
+                "unmatched_reason": None,
+            }
+        ],
     )
 
 
@@ -117,9 +137,15 @@ def test_names_match_as_case_sensitive_substrings() -> None:
     assert details(["lookup"], calls)[0] is True
     assert details(["Lookup"], calls) == (
         False,
-        [{"tool": "Lookup", "args_asserted": None, "matched_call_index": None,
-          "unmatched_reason": "no call of a tool whose name contains 'Lookup' "
-          "(calls: finance_lookup_v2)"}],
+        [
+            {
+                "tool": "Lookup",
+                "args_asserted": None,
+                "matched_call_index": None,
+                "unmatched_reason": "no call of a tool whose name contains 'Lookup' "
+                "(calls: finance_lookup_v2)",
+            }
+        ],
     )
 
 
@@ -129,9 +155,15 @@ def test_count_is_a_lower_bound_over_matching_calls() -> None:
     assert details([{"name": "lookup", "count": 3}], calls)[0] is True
     assert details([{"name": "lookup", "count": 3, "args": {"item": "cash"}}], calls) == (
         False,
-        [{"tool": "lookup", "args_asserted": {"item": "cash"}, "matched_call_index": None,
-          "unmatched_reason": "expected at least 3 matching calls of 'lookup', found 2: "
-          "call 1 (lookup): argument 'item': expected 'cash', got 'debt'"}],
+        [
+            {
+                "tool": "lookup",
+                "args_asserted": {"item": "cash"},
+                "matched_call_index": None,
+                "unmatched_reason": "expected at least 3 matching calls of 'lookup', found 2: "
+                "call 1 (lookup): argument 'item': expected 'cash', got 'debt'",
+            }
+        ],
     )
 
 

@@ -121,10 +121,14 @@ def test_mapping_replies_carry_tool_calls_and_usage(tmp_path: Path) -> None:
         "agent_response": "done",
         "tool_calls": ["lookup", "subtract"],
         "tool_invocations": [
-            {"name": "lookup", "args": {"item": "cash"}, "result": 206588, "bytes": 0,
-             "error": None},
-            {"name": "subtract", "args": {"a": 1, "b": 2}, "result": -1, "bytes": 0,
-             "error": None},
+            {
+                "name": "lookup",
+                "args": {"item": "cash"},
+                "result": 206588,
+                "bytes": 0,
+                "error": None,
+            },
+            {"name": "subtract", "args": {"a": 1, "b": 2}, "result": -1, "bytes": 0, "error": None},
         ],
         "expected_tools": [
             {"name": "look", "args": {"item": {"fuzzy": " CASH "}}, "count": 1},
@@ -135,8 +139,13 @@ def test_mapping_replies_carry_tool_calls_and_usage(tmp_path: Path) -> None:
         "ground_truth": None,
         "passed": True,
         "errors": [],
-        "token_usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10,
-                        "cache_creation_tokens": 0, "cache_read_tokens": 0},
+        "token_usage": {
+            "prompt_tokens": 7,
+            "completion_tokens": 3,
+            "total_tokens": 10,
+            "cache_creation_tokens": 0,
+            "cache_read_tokens": 0,
+        },
         "turns": None,
     }
 
@@ -178,15 +187,19 @@ def test_a_failing_factory_skips_every_turn(tmp_path: Path) -> None:
     ]
     assert (second["skipped"], second["errors"]) == (
         True,
-        ["skipped: the session ended at turn 0: the agent factory raised RuntimeError: "
-         "no credentials"],
+        [
+            "skipped: the session ended at turn 0: the agent factory raised RuntimeError: "
+            "no credentials"
+        ],
     )
 
 
 def test_a_factory_that_does_not_import_is_a_configuration_error(tmp_path: Path) -> None:
     code, out, err = invoke("run", suite(tmp_path, "  - input: hi\n"), "--agent", "my_agent:nope")
     assert (code, out, err) == (
-        2, "", "error: --agent my_agent:nope: module 'my_agent' has no attribute 'nope'\n"
+        2,
+        "",
+        "error: --agent my_agent:nope: module 'my_agent' has no attribute 'nope'\n",
     )
 
 
@@ -231,8 +244,7 @@ def test_parallel_test_cases_overlap_while_their_turns_stay_sequential(tmp_path:
     path = write(
         tmp_path,
         {
-            "agent.yaml": AGENT_HEAD + "execution: {parallel_test_cases: 1}\ntest_cases:\n"
-            + cases,
+            "agent.yaml": AGENT_HEAD + "execution: {parallel_test_cases: 1}\ntest_cases:\n" + cases,
             "gate_agent.py": BARRIER_MODULE.replace("{n}", "4"),
         },
     )
@@ -278,8 +290,9 @@ def factory():
     return Slow()
 """
     cases = "  - name: slow\n    turns:\n      - input: block\n      - input: next\n"
-    path = write(tmp_path, {"agent.yaml": AGENT_HEAD + "test_cases:\n" + cases,
-                            "slow_agent.py": module})
+    path = write(
+        tmp_path, {"agent.yaml": AGENT_HEAD + "test_cases:\n" + cases, "slow_agent.py": module}
+    )
     try:
         code, report, _ = run_suite(path, "--agent", "slow_agent:factory", "--llm-timeout", "0.2")
     finally:
