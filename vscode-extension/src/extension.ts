@@ -37,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Activating it ourselves is how its API becomes available; it would activate on YAML anyway.
     const api = yamlSchemaApi(yaml.isActive ? yaml.exports : await yaml.activate().then(undefined, () => undefined));
     if (api !== undefined) {
-      registerSchemaContributor(api, (resource) => current.serves(resource));
+      registerSchemaContributor(api, (resource) => current.takesOverFromYamlExtension(resource));
     }
   }
 

@@ -14,6 +14,7 @@ const OPEN_SETTINGS = 'Open settings';
 export class ServerSession {
   private client: LanguageClient | undefined;
   private running: ServerCommand | undefined;
+  private deduplicate = true;
   private selector: vscode.DocumentSelector = [];
   private readonly restarter = new SerialRestarter(() => this.replaceClient());
 
@@ -56,9 +57,12 @@ export class ServerSession {
     }
   }
 
-  /** Whether the running server serves the open document at `resource` (a URI string). */
-  serves(resource: string): boolean {
-    if (!this.client?.isRunning()) {
+  /**
+   * Whether the YAML extension should leave the open document at `resource` (a URI string) to
+   * us: the server runs, serves it, and the user keeps `holodeck.yamlExtension.deduplicate` on.
+   */
+  takesOverFromYamlExtension(resource: string): boolean {
+    if (!this.deduplicate || !this.client?.isRunning()) {
       return false;
     }
     const document = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === resource);
@@ -79,6 +83,7 @@ export class ServerSession {
     const client = createClient(command, settings, isWorkspaceTrusted(), this.output);
     this.client = client;
     this.running = command;
+    this.deduplicate = settings.yamlDeduplicate;
     this.selector = documentSelector(settings.include);
     try {
       await client.start();
