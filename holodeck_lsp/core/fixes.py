@@ -153,12 +153,15 @@ def _turns_conflict(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
     if moved is not None:
         fixes.append(Fix(f"Move '{path[-1]}' into turns[0]", minimal_edit(doc.text, moved),
                          preferred=True, diagnostic=d))
-    conflicting = [k for k in SINGLE_TURN_FIELDS if data.get(k) is not None]
-    if len(conflicting) > 1:
-        every = _move_into_first_turn(doc, loaded, case, conflicting)
+    first_turn = data["turns"][0] if data["turns"] else None
+    taken = set(first_turn) if isinstance(first_turn, dict) else set()
+    movable = [k for k in SINGLE_TURN_FIELDS if data.get(k) is not None and k not in taken]
+    if len(movable) > 1:
+        every = _move_into_first_turn(doc, loaded, case, movable)
         if every is not None:
-            fixes.append(Fix("Move every single-turn field into turns[0]",
-                             minimal_edit(doc.text, every), diagnostic=d))
+            names = ", ".join(f"'{k}'" for k in movable)
+            fixes.append(Fix(f"Move {names} into turns[0]", minimal_edit(doc.text, every),
+                             diagnostic=d))
     return fixes
 
 

@@ -120,6 +120,8 @@ def mapping_path(lines: _Lines, start: int, col: int) -> Path | None:
             continue  # a sibling key
         if s.dashes and s.dashes[0] == col:
             continue  # an item of an indentless sequence under a sibling key
+        if s.key is None and not s.dashes and s.indent == col:
+            continue  # a half-typed key of this mapping
         return _owner(lines, j, col)
     return ()
 
@@ -156,6 +158,8 @@ def sequence_item(lines: _Lines, start: int, dash: int) -> tuple[Path, int] | No
         if s.dashes and s.dashes[0] == dash:
             index += 1
             continue
+        if s.key is None and not s.dashes and s.indent == dash:
+            continue  # half-typed text among the items
         if dash in s.dashes:
             outer = _item_path(lines, j, s.dashes[s.dashes.index(dash) - 1])
             return None if outer is None else (outer, index + 1)

@@ -37,7 +37,8 @@ class Session:
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
-        self.outlines: dict[str, list[Symbol]] = {}  # last outline of each document
+        # The last outline of each document, with the text it was read from.
+        self.outlines: dict[str, tuple[str, list[Symbol]]] = {}
         self.shut_down = False
 
     @property
@@ -49,13 +50,16 @@ class Session:
         outcome = self.engine.outcome(doc.uri)
         return outcome.kind if outcome is not None and outcome.tracked else None
 
-    def serves(self, doc: Document) -> bool:
+    async def serves(self, doc: Document) -> bool:
         """Whether the document is a HoloDeck file (so completion and hover apply)."""
+        if is_holodeck_language(doc.language_id) or matches_patterns(
+            doc.path, self.settings.include
+        ):
+            return True
+        if self.engine.outcome(doc.uri) is None:  # not judged yet: its first validation does
+            await self.engine.settled(doc.uri)
         outcome = self.engine.outcome(doc.uri)
-        if outcome is not None:
-            return outcome.tracked
-        return is_holodeck_language(doc.language_id) or matches_patterns(
-            doc.path, self.settings.include)
+        return outcome is not None and outcome.tracked
 
     def snapshot(self, doc: Document, known: bool) -> Snapshot:
         others = {d.path: d.text for d in self.documents.all() if d.uri != doc.uri}

@@ -207,3 +207,18 @@ def diag(
 async def pull_report(client: Client, doc_uri: str, previous: str | None = None) -> Any:
     return await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
         text_document=types.TextDocumentIdentifier(doc_uri), previous_result_id=previous))
+
+
+def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """A client applying edits (ASCII text: characters are UTF-16 units)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def offset(p: types.Position) -> int:
+        return starts[p.line] + p.character
+
+    for e in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
+    return text

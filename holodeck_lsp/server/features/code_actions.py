@@ -77,7 +77,7 @@ def _wants(params: types.CodeActionParams, kind: str) -> bool:
 
 async def code_actions(session: Session, params: types.CodeActionParams) -> list[types.CodeAction]:
     doc = session.documents.get(params.text_document.uri)
-    if doc is None or not session.features.code_action_literals or not session.serves(doc):
+    if doc is None or not session.features.code_action_literals or not await session.serves(doc):
         return []
     text = doc.text
     positions = PositionMap(text, session.encoding)

@@ -38,10 +38,10 @@ def _item(session: Session, item: CompletionItem, where: types.Range) -> types.C
     )
 
 
-def completion(session: Session, params: types.CompletionParams) -> types.CompletionList:
+async def completion(session: Session, params: types.CompletionParams) -> types.CompletionList:
     doc = session.documents.get(params.text_document.uri)
     empty = types.CompletionList(is_incomplete=False, items=[])
-    if doc is None or not session.serves(doc):
+    if doc is None or not await session.serves(doc):
         return empty
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)

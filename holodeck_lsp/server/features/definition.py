@@ -22,7 +22,7 @@ def _target_text(target: Target) -> str:
 
 async def definition(session: Session, params: types.DefinitionParams) -> types.Location | None:
     doc = session.documents.get(params.text_document.uri)
-    if doc is None or not session.serves(doc):
+    if doc is None or not await session.serves(doc):
         return None
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)

@@ -11,9 +11,9 @@ from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 
 
-def hover(session: Session, params: types.HoverParams) -> types.Hover | None:
+async def hover(session: Session, params: types.HoverParams) -> types.Hover | None:
     doc = session.documents.get(params.text_document.uri)
-    if doc is None or not session.serves(doc):
+    if doc is None or not await session.serves(doc):
         return None
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)

@@ -47,7 +47,7 @@ async def _pull_configuration(session: Session) -> None:
         result = await session.server.workspace_configuration_async(
             types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
         )
-    except Exception as exc:  # noqa: BLE001 - keep the settings we have
+    except Exception as exc:  # keep the settings we have
         session.log(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
         return
     raw = result[0] if isinstance(result, list) and result else None
@@ -81,7 +81,7 @@ async def initialized(session: Session, params: types.InitializedParams) -> None
         try:
             await session.server.client_register_capability_async(
                 types.RegistrationParams(registrations=registrations))
-        except Exception as exc:  # noqa: BLE001 - file events are a bonus, not a need
+        except Exception as exc:  # file events are a bonus, not a need
             session.log(f"the client refused to watch files: {exc}", types.MessageType.Warning)
     if session.features.configuration:
         await _pull_configuration(session)

@@ -48,14 +48,14 @@ def _flat(positions: PositionMap, uri: str, symbols: list[Symbol],
 async def document_symbols(session: Session, params: types.DocumentSymbolParams) -> Result:
     uri = params.text_document.uri
     doc = session.documents.get(uri)
-    if doc is None or not session.serves(doc):
+    if doc is None or not await session.serves(doc):
         return []
     text = doc.text
     symbols = await asyncio.wrap_future(session.queries.submit(outline, text))
     if symbols is None:  # the text does not parse now: show its last outline
-        symbols = session.outlines.get(uri, [])
+        text, symbols = session.outlines.get(uri, ("", []))
     else:
-        session.outlines[uri] = symbols
+        session.outlines[uri] = (text, symbols)
     positions = PositionMap(text, session.encoding)
     if session.features.hierarchical_symbols:
         return [_tree(positions, s) for s in symbols]
