@@ -106,14 +106,18 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
 
 
 def _backend(
-    suite: LoadedSuite, options: RunOptions, parallelism: int, err: TextIO
+    suite: LoadedSuite,
+    options: RunOptions,
+    parallelism: int,
+    err: TextIO,
+    env: Mapping[str, str],
 ) -> tuple[Backend, Recorder | None]:
     agent = suite.agent
     who = identity(agent, suite.folder, options.python_agent)
     if options.replay is not None:
         return ReplayBackend(options.replay, who), None
     plan = build_backend(
-        agent, suite.folder, options.python_agent, parallelism, policy=options.retry
+        agent, suite.folder, options.python_agent, parallelism, env, options.retry
     )
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
@@ -156,7 +160,7 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
-        backend, recorder = _backend(suite, options, parallelism, err)
+        backend, recorder = _backend(suite, options, parallelism, err, env)
     except ConfigError as exc:
         _print_config_error(exc, err)
         return EXIT_CONFIG

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import random
+import ssl
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +43,21 @@ def _excerpt(response: httpx.Response) -> str:
     return text[:300] + ("..." if len(text) > 300 else "")
 
 
+def _quiet_async_library_probe() -> None:
+    """httpcore imports `sniffio` on every request to learn the async library; when it is
+    not installed, each failed import scans the whole module path (~0.5 ms a request).
+    Marking it absent once makes the same ImportError free."""
+    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
+        sys.modules["sniffio"] = None  # type: ignore[assignment]
+
+
 class JsonClient:
-    """Posts JSON, returns the decoded reply; raises a `BackendError` when it cannot."""
+    """Posts JSON, returns the decoded reply; raises a `BackendError` when it cannot.
+
+    One httpx client per concurrent request, each with a single keep-alive connection:
+    a shared pool re-checks every connection on every request, which costs more than the
+    request itself at 16 connections.
+    """
 
     def __init__(
         self,
@@ -50,38 +66,53 @@ class JsonClient:
         max_connections: int = 16,
         tls: bool = True,
     ) -> None:
+        _quiet_async_library_probe()
         self.policy = policy or RetryPolicy()
-        limits = httpx.Limits(
-            max_connections=max_connections, max_keepalive_connections=max_connections
-        )
-        # The per-turn llm_timeout bounds each request; httpx's own timeout stays generous.
-        self._client = httpx.AsyncClient(
-            headers=headers,
-            timeout=httpx.Timeout(600.0, connect=30.0),
-            limits=limits,
-            # Loading the CA bundle costs ~50 ms; a plain-http endpoint never uses it.
-            verify=tls,
-        )
+        # Loading the CA bundle costs ~50 ms: once, and never for a plain-http endpoint.
+        verify: ssl.SSLContext | bool = ssl.create_default_context() if tls else False
+        one = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        self._all = [
+            # The per-turn llm_timeout bounds each request; httpx's own timeout stays generous.
+            httpx.AsyncClient(
+                headers=headers,
+                timeout=httpx.Timeout(600.0, connect=30.0),
+                limits=one,
+                verify=verify,
+            )
+            for _ in range(max(1, max_connections))
+        ]
+        self._idle: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+        for client in self._all:
+            self._idle.put_nowait(client)
+
+    async def _send(self, url: str, body: dict[str, Any]) -> httpx.Response | str:
+        """One attempt: the response, or why there is none."""
+        client = await self._idle.get()
+        try:
+            return await client.post(url, json=body)
+        except httpx.TransportError as exc:
+            return f"{type(exc).__name__}: {exc or 'connection failed'} ({url})"
+        finally:
+            self._idle.put_nowait(client)
 
     async def post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
         last = ""
         for attempt in range(self.policy.attempts):
+            response = await self._send(url, body)
             retry_after: str | None = None
-            try:
-                response = await self._client.post(url, json=body)
-            except httpx.TransportError as exc:
-                last = f"{type(exc).__name__}: {exc or 'connection failed'} ({url})"
+            if isinstance(response, str):
+                last = response
+            elif response.status_code < 300:
+                try:
+                    data = response.json()
+                except ValueError:
+                    raise BackendError(
+                        f"the model service sent invalid JSON: {_excerpt(response)}"
+                    ) from None
+                if not isinstance(data, dict):
+                    raise BackendError("the model service sent JSON that is not an object")
+                return data
             else:
-                if response.status_code < 300:
-                    try:
-                        data = response.json()
-                    except ValueError:
-                        raise BackendError(
-                            f"the model service sent invalid JSON: {_excerpt(response)}"
-                        ) from None
-                    if not isinstance(data, dict):
-                        raise BackendError("the model service sent JSON that is not an object")
-                    return data
                 last = f"HTTP {response.status_code}: {_excerpt(response)}"
                 if response.status_code in FATAL_STATUSES:
                     raise SessionBroken(last)
@@ -93,4 +124,5 @@ class JsonClient:
         raise BackendError(f"{last} (gave up after {self.policy.attempts} attempts)")
 
     async def close(self) -> None:
-        await self._client.aclose()
+        for client in self._all:
+            await client.aclose()

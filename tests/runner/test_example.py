@@ -1,0 +1,49 @@
+"""The bundled ConvFinQA-style example: clean under `check`, and runs offline from its
+committed recording with no API key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.runner.helpers import invoke
+
+EXAMPLE = REPO / "examples" / "convfinqa"
+
+
+def test_the_example_checks_clean() -> None:
+    code, out, _ = invoke("check", "--no-user-config", EXAMPLE / "agent.yaml")
+    assert (code, out) == (0, "1 file(s) checked: 0 error(s), 0 warning(s)\n")
+
+
+def test_the_example_replays_offline_and_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    report = tmp_path / "report.json"
+    code, out, err = invoke(
+        "run",
+        EXAMPLE / "agent.yaml",
+        "--replay",
+        EXAMPLE / "replay.jsonl",
+        "-o",
+        report,
+        "--no-user-config",
+    )
+    assert code == 0, err
+    assert out.startswith("3 test case(s) run: 3 passed, 0 failed (100%)")
+    data = json.loads(report.read_text())
+    assert [len(r["turns"]) for r in data["results"]] == [4, 3, 3]
+    assert data["summary"]["average_scores"] == {"numeric": 1.0, "grounded_in_tools": 1.0}
+    details = data["results"][2]["turns"][0]["arg_match_details"]
+    assert details == [
+        {
+            "tool": "lookup",
+            "args_asserted": {"metric": "net_income", "year": {"regex": "202[01]"}},
+            "matched_call_index": 0,
+            "unmatched_reason": None,
+        }
+    ]
