@@ -45,6 +45,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
-  await session?.stop();
+  await session?.shutdown();
   session = undefined;
 }

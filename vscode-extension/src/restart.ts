@@ -26,6 +26,13 @@ export class SerialRestarter {
     return this.pending;
   }
 
+  /** Resolves when no restart is running or queued (whether the last one failed or not). */
+  async settled(): Promise<void> {
+    while (this.pending !== undefined || this.running !== undefined) {
+      await (this.pending ?? this.running)?.catch(() => undefined);
+    }
+  }
+
   private async runOnce(): Promise<void> {
     try {
       await this.restart();

@@ -1,7 +1,7 @@
 // The running server: started, restarted (one at a time) and stopped here.
 
 import * as vscode from 'vscode';
-import { DidChangeConfigurationNotification, type LanguageClient } from 'vscode-languageclient/node';
+import { DidChangeConfigurationNotification, State, type LanguageClient } from 'vscode-languageclient/node';
 
 import { createClient } from './client';
 import { currentServerConfiguration, currentSettings, discoveryContext, isWorkspaceTrusted, SECTION } from './host';
@@ -25,7 +25,13 @@ export class ServerSession {
     return this.restarter.request();
   }
 
-  async stop(): Promise<void> {
+  /** Stops the server once any restart in progress has finished (deactivation). */
+  async shutdown(): Promise<void> {
+    await this.restarter.settled();
+    await this.stop();
+  }
+
+  private async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
     this.running = undefined;
@@ -59,10 +65,12 @@ export class ServerSession {
 
   /**
    * Whether the YAML extension should leave the open document at `resource` (a URI string) to
-   * us: the server runs, serves it, and the user keeps `holodeck.yamlExtension.deduplicate` on.
+   * us: the server is starting or running, serves it, and the user keeps
+   * `holodeck.yamlExtension.deduplicate` on. (Starting counts, so the YAML extension's first
+   * check of a file opened with the workspace does not show the schema's copy of our errors.)
    */
   takesOverFromYamlExtension(resource: string): boolean {
-    if (!this.deduplicate || !this.client?.isRunning()) {
+    if (!this.deduplicate || this.client === undefined || this.client.state === State.Stopped) {
       return false;
     }
     const document = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === resource);

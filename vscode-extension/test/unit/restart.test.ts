@@ -52,6 +52,23 @@ describe('serialized restarts', () => {
     assert.equal(fake.maxActive(), 1);
   });
 
+  it('tells when every requested restart has finished', async () => {
+    const fake = controllableRestart();
+    const restarter = new SerialRestarter(fake.restart);
+    await restarter.settled();
+    void restarter.request();
+    void restarter.request();
+    let settled = false;
+    const waiting = restarter.settled().then(() => (settled = true));
+    await settle();
+    fake.finishers[0]();
+    await settle();
+    assert.equal(settled, false, 'settled while the follow-up restart was still to run');
+    fake.finishers[1]();
+    await waiting;
+    assert.deepEqual(fake.log, ['start 1', 'end', 'start 2', 'end']);
+  });
+
   it('goes on after a restart that failed', async () => {
     let calls = 0;
     const restarter = new SerialRestarter(async () => {
