@@ -424,3 +424,24 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
     code, _, err = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
     assert err.splitlines() == ["running 1 test case(s)", err.splitlines()[1]]
     assert re.fullmatch(r"PASS  single \(1 turn, \d+ ms\)", err.splitlines()[1])
+
+
+def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
+    import io
+
+    from holodeck_lsp.runner.progress import PlainProgress, RichProgress, make_progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
+    from holodeck_lsp.runner.command import RunOptions, run
+
+    screen = Terminal()
+    assert isinstance(make_progress(False, screen), RichProgress)
+    assert isinstance(make_progress(False, io.StringIO()), PlainProgress)
+    code = run(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
+    assert code == 1
+    text = screen.getvalue()
+    assert "FAIL  mixed (4 turns" in text and "test cases" in text and "2/2" in text

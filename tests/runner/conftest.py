@@ -1,0 +1,21 @@
+"""The runner's tests need its runtime and test dependencies (httpx, junitparser).
+
+In CI (CI set) a missing one fails loudly at import; on a developer's machine whose
+environment predates them, the folder is left out with a note in the header instead of
+breaking everyone else's test run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+MISSING = [name for name in ("httpx", "junitparser") if importlib.util.find_spec(name) is None]
+if MISSING and not os.environ.get("CI"):
+    collect_ignore_glob = ["test_*.py"]
+
+
+def pytest_report_header() -> str | None:
+    if MISSING and not os.environ.get("CI"):
+        return f"tests/runner skipped: {', '.join(MISSING)} not installed (pip install -e '.[test]')"
+    return None
