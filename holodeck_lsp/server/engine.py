@@ -75,6 +75,7 @@ class Engine:
         self._ids = itertools.count(1)
         self._seen: dict[Path, int | None] = {}  # the version each file was last validated at
         self._stopped = False
+        self.generation = 0  # bumped when settings or workspace folders change
         self.on_applied: Callable[[str], None] | None = None  # for tests and benchmarks
 
     # -- scheduling ------------------------------------------------------------------
@@ -95,6 +96,14 @@ class Engine:
     def request_all(self) -> None:
         for doc in self.session.documents.all():
             self._schedule(doc.uri, True)
+
+    def revalidate_all(self) -> None:
+        """After a change of settings or folders: every result is out of date."""
+        self.generation += 1  # results of earlier snapshots are dropped as stale
+        self._seen.clear()  # a pull now waits for the new validation
+        self.request_all()
+        if self.session.features.pull_diagnostics and self.session.features.diagnostic_refresh:
+            self.session.refresh_diagnostics()
 
     def request_dependents(self, path: Path) -> None:
         for owner in self.owners_of(path):
@@ -153,9 +162,10 @@ class Engine:
         if doc is None:
             self._release(uri)
             return
-        if doc.version != snapshot.version or doc.text != snapshot.text:
+        if (doc.version != snapshot.version or doc.text != snapshot.text
+                or snapshot.generation != self.generation):
             state.again = False
-            self._schedule(uri, False)  # stale: the newer text is validated instead
+            self._schedule(uri, False)  # stale: the newer state is validated instead
             return
         if state.again:  # a file it reads changed meanwhile
             state.again = False

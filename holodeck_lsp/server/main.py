@@ -77,7 +77,7 @@ class _Protocol(LanguageServerProtocol):
 class HoloDeckServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would pop a message up in the editor; a log line is enough.
-        log.error("protocol error (%s): %s", getattr(source, "__name__", source), error)
+        log.warning("protocol error (%s): %s", getattr(source, "__name__", source), error)
 
     def shutdown(self) -> None:
         # Never wait for the stdin reader thread: it may be blocked on a read forever.

@@ -69,7 +69,7 @@ class Session:
             language_id=doc.language_id, others=others, versions=versions,
             settings=self.settings, roots=tuple(self.roots), encoding=self.encoding,
             related_information=self.features.related_information, known=known,
-            user_config_dir=self.user_config_dir,
+            user_config_dir=self.user_config_dir, generation=self.engine.generation,
         )
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:

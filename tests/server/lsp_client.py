@@ -136,7 +136,7 @@ def pull_capabilities() -> types.ClientCapabilities:
 def server_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["HOME"] = str(home)  # no user config.yaml from the machine running the tests
-    env.pop("HOLODECK_LSP_LOG", None)
+    env.setdefault("HOLODECK_LSP_LOG", "warning")
     return env
 
 

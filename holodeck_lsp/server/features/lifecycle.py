@@ -50,7 +50,7 @@ async def _pull_configuration(session: Session) -> None:
     except Exception as exc:  # keep the settings we have
         session.log(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
         return
-    raw = result[0] if isinstance(result, list) and result else None
+    raw = result[0] if isinstance(result, (list, tuple)) and result else None
     update_settings(session, raw, "workspace/configuration")
 
 
@@ -60,7 +60,7 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
     settings = _apply(session, raw, session.init_settings, source)
     if settings != session.settings:
         session.settings = settings
-        session.engine.request_all()
+        session.engine.revalidate_all()
 
 
 async def initialized(session: Session, params: types.InitializedParams) -> None:
@@ -104,7 +104,7 @@ def did_change_folders(session: Session, params: types.DidChangeWorkspaceFolders
     roots = [r for r in session.roots if r not in removed]
     roots += [uri_path(f.uri) for f in params.event.added if uri_path(f.uri) not in roots]
     session.roots = roots
-    session.engine.request_all()
+    session.engine.revalidate_all()
 
 
 def shutdown(session: Session, params: None) -> None:

@@ -1,0 +1,138 @@
+"""Nothing the client sends stops the server; shutdown and exit are prompt."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcMethodNotFound
+
+from holodeck_lsp.server.main import _guard
+from holodeck_lsp.server.routes import Route
+from tests.server.lsp_client import (
+    SERVER,
+    Client,
+    edit,
+    open_doc,
+    push_capabilities,
+    server_env,
+    start,
+)
+from tests.server.suites import suite
+
+
+async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path):
+    client = await start(workspace, push_capabilities())
+    open_doc(client, workspace / "big.agent.yaml", suite(1000))
+    began = time.monotonic()
+    await client.shutdown_async(None)
+    client.exit(None)
+    assert client._server is not None
+    assert await client._server.wait() == 0
+    assert time.monotonic() - began < 2.0
+    await client.stop()
+
+
+async def test_odd_requests_get_answers_and_the_server_keeps_working(
+    push: Client, workspace: Path
+):
+    doc = open_doc(push, workspace / "agent.yaml")
+    nowhere = types.TextDocumentIdentifier("file:///nowhere/agent.yaml")
+    with pytest.raises(JsonRpcMethodNotFound):
+        await push.protocol.send_request_async("holodeck/unknown", {"x": 1})
+    assert await push.text_document_hover_async(
+        types.HoverParams(nowhere, types.Position(0, 0))) is None
+    far = await push.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(doc), types.Position(10_000, 10_000)))
+    end = await push.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(doc), types.Position(18, 0)))
+    assert far == end  # a position past the end stands at the end
+    assert await push.text_document_document_symbol_async(
+        types.DocumentSymbolParams(nowhere)) == []
+    edit(push, "file:///nowhere/agent.yaml", 2, (0, 0), (0, 0), "x")  # never opened
+    push.text_document_did_close(types.DidCloseTextDocumentParams(nowhere))
+    hover = await push.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(3, 4)))
+    assert hover is not None and hover.range == types.Range(
+        types.Position(3, 2), types.Position(3, 10))
+
+
+def _frame(payload: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n%s" % (len(payload), payload)
+
+
+async def _read_message(stdout: asyncio.StreamReader) -> dict[str, Any]:
+    length = 0
+    while True:
+        line = await stdout.readline()
+        if line in (b"\r\n", b""):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    message: dict[str, Any] = json.loads(await stdout.readexactly(length))
+    return message
+
+
+async def test_malformed_messages_on_the_wire_are_survived(workspace: Path):
+    home = workspace.parent / "home"
+    home.mkdir(exist_ok=True)
+    process = await asyncio.create_subprocess_exec(
+        *SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL, env=server_env(home))
+    assert process.stdin is not None and process.stdout is not None
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+    process.stdin.write(_frame(b"{not json at all"))
+    process.stdin.write(_frame(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                                           "params": {"textDocument": 7}}).encode()))
+    process.stdin.write(_frame(json.dumps(initialize).encode()))
+    await process.stdin.drain()
+    while True:
+        message = await asyncio.wait_for(_read_message(process.stdout), 60)
+        if message.get("id") == 1:
+            break
+    assert message["result"]["serverInfo"] == {"name": "holodeck-lsp", "version": "0.1.0"}
+    process.stdin.write(_frame(json.dumps(
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode()))
+    process.stdin.write(_frame(json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()))
+    await process.stdin.drain()
+    assert await asyncio.wait_for(process.wait(), 60) == 0
+
+
+class _Session:
+    def __init__(self) -> None:
+        self.logged: list[tuple[str, types.MessageType]] = []
+
+    def log(self, message: str, level: types.MessageType) -> None:
+        self.logged.append((message, level))
+
+
+async def test_a_failing_feature_is_logged_and_answered_with_an_empty_result(
+    caplog: pytest.LogCaptureFixture,
+):
+    def broken(session: Any, params: Any) -> Any:
+        raise KeyError("boom")
+
+    async def broken_async(session: Any, params: Any) -> Any:
+        raise ValueError("bang")
+
+    session = _Session()
+    sync = _guard(session, Route("textDocument/hover", broken))  # type: ignore[arg-type]
+    later = _guard(session, Route("textDocument/documentSymbol", broken_async,  # type: ignore[arg-type]
+                                  empty=list))
+    with caplog.at_level(logging.ERROR):
+        assert sync(None) is None
+        assert await later(None) == []
+    assert session.logged == [
+        ("internal error in textDocument/hover: KeyError: 'boom'", types.MessageType.Error),
+        ("internal error in textDocument/documentSymbol: ValueError: bang",
+         types.MessageType.Error),
+    ]
+    assert [r.getMessage() for r in caplog.records] == [
+        "textDocument/hover failed", "textDocument/documentSymbol failed"]
