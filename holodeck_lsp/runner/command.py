@@ -116,9 +116,7 @@ def _backend(
     who = identity(agent, suite.folder, options.python_agent)
     if options.replay is not None:
         return ReplayBackend(options.replay, who), None
-    plan = build_backend(
-        agent, suite.folder, options.python_agent, parallelism, env, options.retry
-    )
+    plan = build_backend(agent, suite.folder, options.python_agent, parallelism, env, options.retry)
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
     execution = getattr(agent, "execution", None)

@@ -17,5 +17,7 @@ if MISSING and not os.environ.get("CI"):
 
 def pytest_report_header() -> str | None:
     if MISSING and not os.environ.get("CI"):
-        return f"tests/runner skipped: {', '.join(MISSING)} not installed (pip install -e '.[test]')"
+        return (
+            f"tests/runner skipped: {', '.join(MISSING)} not installed (pip install -e '.[test]')"
+        )
     return None

@@ -159,7 +159,9 @@ def build_backend(
             top_p=model.top_p,
             max_model_calls=max_calls,
         )
-        client = JsonClient(headers, policy, connections, tls=not messages.url.startswith("http:"))
+        client = JsonClient(
+            headers, policy, connections, tls=not messages.url.startswith("http:"), env=env
+        )
         return BackendPlan(MessagesBackend(messages, client, tools), warnings)
     url, headers = _chat_target(model, env)
     chat = ChatSettings(
@@ -171,5 +173,5 @@ def build_backend(
         top_p=model.top_p,
         max_model_calls=max_calls,
     )
-    client = JsonClient(headers, policy, connections, tls=not url.startswith("http:"))
+    client = JsonClient(headers, policy, connections, tls=not url.startswith("http:"), env=env)
     return BackendPlan(ChatBackend(chat, client, tools), warnings)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 import random
 import ssl
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from holodeck_lsp.runner.backends.base import BackendError, SessionBroken
+from holodeck_lsp.runner.backends.transport import StreamTransport, proxy_configured
 
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 # The request can never succeed with these: the rest of the session would fail the same way.
@@ -65,11 +68,13 @@ class JsonClient:
         policy: RetryPolicy | None = None,
         max_connections: int = 16,
         tls: bool = True,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         _quiet_async_library_probe()
         self.policy = policy or RetryPolicy()
         # Loading the CA bundle costs ~50 ms: once, and never for a plain-http endpoint.
-        verify: ssl.SSLContext | bool = ssl.create_default_context() if tls else False
+        context = ssl.create_default_context() if tls else None
+        lean = not proxy_configured(os.environ if env is None else env)
         one = httpx.Limits(max_connections=1, max_keepalive_connections=1)
         self._all = [
             # The per-turn llm_timeout bounds each request; httpx's own timeout stays generous.
@@ -77,7 +82,8 @@ class JsonClient:
                 headers=headers,
                 timeout=httpx.Timeout(600.0, connect=30.0),
                 limits=one,
-                verify=verify,
+                verify=context or False,
+                transport=StreamTransport(context) if lean else None,
             )
             for _ in range(max(1, max_connections))
         ]
