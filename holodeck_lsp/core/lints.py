@@ -164,7 +164,11 @@ def _metric_rules(
     search = default_search_path(base, ctx.search_paths)
     for at, metric in _metrics(logical):
         kind = metric_kind(metric)
-        deterministic = kind == "standard" and metric.get("metric") in DETERMINISTIC_METRICS
+        name = metric.get("metric")
+        # Raw YAML: the value may be a list or mapping, which a set lookup cannot hash.
+        deterministic = (
+            kind == "standard" and isinstance(name, str) and name in DETERMINISTIC_METRICS
+        )
         if deterministic and metric.get("model") is not None:
             reporter.emit(
                 (*at, "model"),
@@ -211,7 +215,8 @@ def declared_tool_names(logical: dict[str, Any]) -> list[str] | None:
     tools = logical.get("tools")
     names: list[str] = []
     for tool in tools if isinstance(tools, list) else []:
-        if not isinstance(tool, dict) or tool.get("type") not in _NAMED_TOOL_TYPES:
+        kind = tool.get("type") if isinstance(tool, dict) else None
+        if not isinstance(kind, str) or kind not in _NAMED_TOOL_TYPES:  # raw YAML: maybe a dict
             return None
         if isinstance(tool.get("name"), str):
             names.append(tool["name"])
