@@ -139,8 +139,10 @@ def report_validation_error(
         value = value_at(data, path)
         if error["type"] != "missing":
             missing = None  # an unmatched last segment is a union tag, not a key
-        if _has_env_ref(value) and missing is None:
-            continue  # `${VAR}` is substituted before HoloDeck validates: unknown here
+        if _has_env_ref(value) and missing is None and error["type"] != "extra_forbidden":
+            # `${VAR}` is substituted before HoloDeck validates: the value is unknown here
+            # (but a key that is not allowed stays wrong whatever its value).
+            continue
         if error["type"] in _TYPE_NAMES and missing is None:
             type_errors[path].append(error)
             continue
