@@ -357,6 +357,10 @@ def _matcher_schema() -> Schema:
         ),
         "if": {"type": "object", "anyOf": [{"required": [k]} for k in MATCHER_KEYS]},
         "then": chosen,
+        "defaultSnippets": [
+            {"label": f"{key} matcher", "description": told.get(key, key), "body": {key: "$1"}}
+            for key in MATCHER_KEYS
+        ],
     }
 
 
@@ -555,6 +559,12 @@ def _lenient(schema: Schema) -> Schema:
     accepted = [_ENV_REF] + ([] if strict else [_COERCIBLE[t] for t in types if t in _COERCIBLE])
     outer = {k: v for k, v in schema.items() if k in _ANNOTATIONS}
     inner = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
+    # Editors complete a value from `enum`s but not inside `else`: offer them as examples.
+    offered = [v for v in inner.get("enum", []) if v is not None]
+    if "boolean" in types:
+        offered += [True, False]
+    if offered:
+        outer.setdefault("examples", offered)
     return {**outer, "if": {"type": "string", "pattern": "|".join(accepted)}, "else": inner}
 
 
