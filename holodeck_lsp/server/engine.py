@@ -170,6 +170,9 @@ class Engine:
         if state.again:  # a file it reads changed meanwhile
             state.again = False
             self._schedule(uri, False)
+        if outcome.error is not None:
+            self.session.log(f"could not validate {doc.path.name}: {outcome.error[:500]}",
+                             types.MessageType.Error)
         try:
             self._apply(uri, doc, outcome)
         finally:

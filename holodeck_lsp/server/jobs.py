@@ -6,6 +6,7 @@ outcome is applied (or dropped as stale) back on the event loop.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
 
+log = logging.getLogger(__name__)
 SOURCE = "holodeck-lsp"
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -60,6 +62,7 @@ class Outcome:
     core: dict[Path, list[Diagnostic]] = field(default_factory=dict)
     lsp: dict[Path, list[types.Diagnostic]] = field(default_factory=dict)
     deps: frozenset[Path] = frozenset()
+    error: str | None = None  # the validation itself failed (a bug): nothing is claimed
 
 
 def is_holodeck_file(snap: Snapshot) -> bool:
@@ -130,7 +133,16 @@ def to_lsp(d: Diagnostic, positions: PositionMap, snap: Snapshot) -> types.Diagn
 
 
 def run(snap: Snapshot) -> Outcome:
-    """Validate one snapshot (never raises on any text)."""
+    """Validate one snapshot; a failure of the validation itself becomes an empty outcome."""
+    try:
+        return _run(snap)
+    except Exception as exc:  # a bug must cost one result, not the session
+        log.exception("validating %s failed", snap.path)
+        return Outcome(tracked=True, lsp={snap.path: []}, core={snap.path: []},
+                       error=f"{type(exc).__name__}: {exc}")
+
+
+def _run(snap: Snapshot) -> Outcome:
     if not is_holodeck_file(snap):
         return Outcome(tracked=False)
     context = ValidationContext(
