@@ -172,6 +172,9 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
     except ReplayMiss as exc:
         err.write(f"error: replay: {exc}\n")
         return EXIT_EXECUTION
+    except Exception as exc:  # a bug, not a verdict on the agent: say so, exit 3
+        err.write(f"error: the run stopped: {type(exc).__name__}: {exc}\n")
+        return EXIT_EXECUTION
     duration = int((time.perf_counter() - start) * 1000)
     environment = {
         "backend": identity(suite.agent, suite.folder, options.python_agent),

@@ -106,7 +106,7 @@ def load_suite(
     context = ValidationContext(
         overlay=files.overlay,
         user_config_dir=Path.home() / ".holodeck" if user_config else None,
-        search_paths=[path.parent],
+        search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
     )
     result = validate_text(text, path, context, kind="agent")
     if files.problems:

@@ -71,9 +71,10 @@ class ChatSession:
             message = _first_message(data)
             calls = message.get("tool_calls") or []
             if not calls:
-                messages.append({"role": "assistant", "content": message.get("content") or ""})
+                text = _text(message.get("content"))
+                messages.append({"role": "assistant", "content": text})
                 self._history = messages
-                return Reply(str(message.get("content") or ""), invocations, usage)
+                return Reply(text, invocations, usage)
             messages.append(
                 {"role": "assistant", "content": message.get("content"), "tool_calls": calls}
             )
@@ -99,6 +100,13 @@ class ChatSession:
 
     async def close(self) -> None:
         self._history = []
+
+
+def _text(content: Any) -> str:
+    """Message content as text; some services send a list of typed parts."""
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return "" if content is None else str(content)
 
 
 def _first_message(data: dict[str, Any]) -> dict[str, Any]:
