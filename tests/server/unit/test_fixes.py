@@ -79,7 +79,8 @@ def test_a_stale_diagnostic_offers_nothing() -> None:
 
 
 def test_converting_a_case_with_only_single_turn_fields() -> None:
-    text = HEAD + "test_cases:\n  - input: hi\n    ground_truth: yo\n  - name: other\n    input: b\n"
+    text = HEAD + ("test_cases:\n  - input: hi\n    ground_truth: yo\n"
+                   "  - name: other\n    input: b\n")
     (fix,) = refactors_at(text, 7, 6)
     converted = apply(text, [fix.edit])
     assert converted == HEAD + ("test_cases:\n  - turns:\n      - input: hi\n"
