@@ -303,3 +303,44 @@ def factory():
     assert code == 1
     assert first["errors"] == ["timed out after 0.2s (llm_timeout)"]
     assert second["response"] == "fine"
+
+
+def test_files_go_with_their_turn_only(tmp_path: Path) -> None:
+    module = """
+class Recorder:
+    def send(self, message):
+        return message
+
+def factory():
+    return Recorder()
+"""
+    cases = """
+  - name: with a file
+    turns:
+      - input: Read this.
+        files:
+          - {path: notes.txt, type: text, description: the notes}
+          - {path: chart.pdf, type: pdf}
+      - input: And now?
+"""
+    path = write(
+        tmp_path,
+        {
+            "agent.yaml": AGENT_HEAD + "test_cases:\n" + cases,
+            "parrot.py": module,
+            "notes.txt": "cash: 206588\n",
+            "chart.pdf": "%PDF-1.4\n",
+        },
+    )
+    code, report, err = run_suite(path, "--agent", "parrot:factory")
+    assert code == 0, err
+    first, second = turns(report)
+    assert first["response"] == (
+        "Read this.\n\nFile: notes.txt (text) - the notes\n\ncash: 206588\n\nFile: chart.pdf (pdf)"
+    )
+    assert second["response"] == "And now?"
+    processed = report["results"][0]["processed_files"]
+    assert [(p["original"]["path"], p["markdown_content"], p["error"]) for p in processed] == [
+        ("notes.txt", "cash: 206588\n", None),
+        ("chart.pdf", "", "pdf files are referenced, not converted, by this runner"),
+    ]
