@@ -157,9 +157,10 @@ def _run(snap: Snapshot) -> Outcome:
     for file, diagnostics in result.by_file.items():
         path = Path(file).resolve()
         outcome.core[path] = diagnostics
-        text = _read(path, snap)
-        positions = PositionMap(text or "", snap.encoding)
-        outcome.lsp[path] = [to_lsp(d, positions, snap) for d in diagnostics]
+        outcome.lsp[path] = []
+        if diagnostics:  # a line table costs a pass over the text: only when needed
+            positions = PositionMap(_read(path, snap) or "", snap.encoding)
+            outcome.lsp[path] = [to_lsp(d, positions, snap) for d in diagnostics]
     deps = {Path(f).resolve() for f in result.referenced}
     deps |= grader_modules(snap.text, snap.path.parent, snap.roots)
     outcome.deps = frozenset(deps)

@@ -3,7 +3,8 @@
 Shape: {"files": {"include": [glob, ...]}, "graders": {"import": "never" | "trusted"},
 "workspaceTrusted": bool, "severity": {"HL401": "error" | "warning" | "information" |
 "hint" | "off"}}. Each part that is missing keeps its default; each part that is
-invalid falls back to its default and yields a message for the log.
+invalid falls back to its default and yields a message for the log. Other keys belong
+to the editor extension (it shares the section) and are ignored.
 """
 
 from __future__ import annotations
@@ -93,7 +94,5 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
             trusted = False
     if "severity" in raw:
         severity = _severity(raw["severity"], problems)
-    unknown = sorted(set(raw) - {"files", "graders", "workspaceTrusted", "severity"})
-    if unknown:
-        problems.append(f"unknown settings ignored: {', '.join(map(str, unknown))}")
+    # Other keys (`server`, `trace`, ...) are the client's own settings of the same section.
     return Settings(include, grader_import, trusted, severity), problems

@@ -57,7 +57,6 @@ async def test_invalid_options_fall_back_to_defaults_with_a_logged_message(works
                 "severity: unknown rule code 'HL999' ignored",
                 "severity: HL104 must be one of error, hint, information, off, warning, "
                 "got 'loud'",
-                "unknown settings ignored: colour",
             )]
     finally:
         await stop(client)

@@ -1,0 +1,139 @@
+"""Language server: time from an edit to its diagnostics, and the server's peak memory.
+
+    python benchmarks/lsp_latency.py [--edits 20]
+
+Drives `python -m holodeck_lsp.server` over stdio like an editor: opens a 100-case and a
+1,000-case 4-turn suite, then makes single edits (a pause between them, as a typist
+makes) and times each from `didChange` to the `publishDiagnostics` of that version.
+Prints the median of 20 and the server's peak RSS, then what one validation costs step
+by step in-process (parse, validate, convert), to show where the time goes.
+Targets on a 2-core machine: <= 50 ms (100 cases), <= 250 ms (1,000 cases), <= 250 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_suite import suite  # noqa: E402
+
+from holodeck_lsp.core.validate import ValidationContext, validate_text  # noqa: E402
+from holodeck_lsp.core.yaml_loader import load_yaml  # noqa: E402
+from holodeck_lsp.server import jobs  # noqa: E402
+from holodeck_lsp.server.settings import Settings  # noqa: E402
+
+PAUSE = 0.3  # seconds between edits: longer than the server's debounce window
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def drive(path: Path, text: str, edits: int) -> tuple[list[float], float]:
+    client = LanguageClient("lsp-latency", "1")
+    arrived: dict[int, float] = {}
+    waiting: dict[int, asyncio.Future[None]] = {}
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def published(params: types.PublishDiagnosticsParams) -> None:
+        if params.version is not None:
+            arrived[params.version] = time.perf_counter()
+            future = waiting.pop(params.version, None)
+            if future is not None and not future.done():
+                future.set_result(None)
+
+    await client.start_io(sys.executable, "-m", "holodeck_lsp.server")
+    caps = types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
+        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)))
+    await client.initialize_async(types.InitializeParams(
+        capabilities=caps, root_uri=from_fs_path(str(path.parent))))
+    client.initialized(types.InitializedParams())
+    uri = from_fs_path(str(path)) or ""
+    loop = asyncio.get_running_loop()
+
+    async def until(version: int) -> None:
+        if version in arrived:
+            return
+        future = waiting[version] = loop.create_future()
+        await asyncio.wait_for(future, 300)
+
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri, "yaml", 1, text)))
+    await until(1)
+    # Edit the first case's first ground truth: valid and invalid in turn.
+    line = text.split("\n").index('        ground_truth: "200000"')
+    latencies = []
+    for version in range(2, edits + 2):
+        await asyncio.sleep(PAUSE)
+        value = '"200000"' if version % 2 else "200000"
+        sent = time.perf_counter()
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(line, 22), types.Position(line, 100)),
+                text=value)]))
+        await until(version)
+        latencies.append((arrived[version] - sent) * 1000)
+    assert client._server is not None
+    peak = peak_rss_mb(client._server.pid)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return latencies, peak
+
+
+def steps(path: Path, text: str, runs: int = 5) -> dict[str, float]:
+    """Median milliseconds of each step of one validation, in this process."""
+    context = ValidationContext(user_config_dir=None)
+    snapshot = jobs.Snapshot(
+        uri="", path=path, text=text, version=1, language_id="yaml", others={}, versions={},
+        settings=Settings(), roots=(path.parent,), encoding=types.PositionEncodingKind.Utf16,
+        related_information=True, known=True, user_config_dir=None)
+    timings: dict[str, list[float]] = {"parse": [], "validate (incl. parse)": [],
+                                       "whole job (validate + convert)": []}
+    for _ in range(runs):
+        start = time.perf_counter()
+        load_yaml(text)
+        timings["parse"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        validate_text(text, path, context)
+        timings["validate (incl. parse)"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        jobs.run(snapshot)
+        timings["whole job (validate + convert)"].append(time.perf_counter() - start)
+    return {name: statistics.median(values) * 1000 for name, values in timings.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100, 1000])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        for size in args.sizes:
+            path = Path(folder) / f"suite{size}.agent.yaml"
+            text = suite(size)
+            path.write_text(text)
+            latencies, peak = asyncio.run(drive(path, text, args.edits))
+            print(f"{size:>5} cases ({len(text) // 1024} KiB): edit -> diagnostics median "
+                  f"{statistics.median(latencies):.0f} ms (min {min(latencies):.0f}, max "
+                  f"{max(latencies):.0f}); server peak RSS {peak:.0f} MB")
+            for name, ms in steps(path, text).items():
+                print(f"        {name:<32} {ms:7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
