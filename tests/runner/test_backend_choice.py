@@ -21,10 +21,9 @@ def agent(**model: object) -> Agent:
 def target(model: dict[str, object], env: dict[str, str]) -> tuple[str, dict[str, str]]:
     backend = build_backend(agent(**model), Path("."), env=env).backend
     assert isinstance(backend, ChatBackend)
-    headers = dict(backend.client._all[0].headers)
-    return backend.settings.url, {
-        k: v for k, v in headers.items() if k in ("authorization", "api-key")
-    }
+    headers = backend.client.headers
+    wanted = ("authorization", "api-key")
+    return backend.settings.url, {k.lower(): v for k, v in headers.items() if k.lower() in wanted}
 
 
 def test_openai_default_and_custom_endpoints() -> None:

@@ -104,5 +104,4 @@ def test_a_configured_proxy_selects_the_httpx_transport() -> None:
     assert not proxy_configured({"HOME": "/root"})
     lean = JsonClient({}, env={})
     proxied = JsonClient({}, env={"HTTPS_PROXY": "http://proxy:3128"})
-    assert isinstance(lean._all[0]._transport, StreamTransport)
-    assert not isinstance(proxied._all[0]._transport, StreamTransport)
+    assert (lean.lean, proxied.lean) == (True, False)
