@@ -159,6 +159,8 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
         backend, recorder = _backend(suite, options, parallelism, err, env)
+        if not cases:
+            err.write("warning: no test case selected\n")
     except ConfigError as exc:
         _print_config_error(exc, err)
         return EXIT_CONFIG

@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from holodeck_lsp.models.test_result import MetricResult, TestReport, TestResult, TurnResult
-from holodeck_lsp.runner.reports.markdown import _problems
+from holodeck_lsp.runner.reports.markdown import turn_problems
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -69,7 +69,9 @@ def _turn(suite: ET.Element, classname: str, turn: TurnResult) -> str:
     outcome = _outcome(turn.passed, turn.skipped, turn.errors, turn.metric_results)
     name = f"turn {turn.turn_index}: {_excerpt(turn.input)}"
     problems = (
-        [e.removeprefix("skipped: ") for e in turn.errors] if turn.skipped else (_problems(turn))
+        [e.removeprefix("skipped: ") for e in turn.errors]
+        if turn.skipped
+        else (turn_problems(turn))
     )
     _testcase(suite, classname, name, turn.execution_time_ms, outcome, problems, turn.response)
     return outcome

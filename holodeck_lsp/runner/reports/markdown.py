@@ -29,7 +29,7 @@ def _metric(m: MetricResult) -> str:
     return f"{m.metric_name} {m.score:.2f} {mark}"
 
 
-def _problems(turn: TurnResult) -> list[str]:
+def turn_problems(turn: TurnResult) -> list[str]:
     """Every reason the turn failed, in words."""
     out = [e for e in turn.errors]
     for detail in turn.arg_match_details or []:
@@ -62,7 +62,9 @@ def _case_section(result: TestResult, index: int) -> list[str]:
     if result.turns:
         lines += _turn_table(result)
         failures = [
-            f"- turn {t.turn_index}: {problem}" for t in result.turns for problem in _problems(t)
+            f"- turn {t.turn_index}: {problem}"
+            for t in result.turns
+            for problem in turn_problems(t)
         ]
     else:
         lines += [
