@@ -1,0 +1,177 @@
+"""The `holodeck-lsp-check` pre-commit hook, run by the real `pre-commit try-repo`.
+
+pre-commit builds the hook from this repository's HEAD commit (a fresh clone in CI) into
+its own virtualenv, then runs it in a scratch git repository holding a bad suite, a good
+suite and YAML that is not HoloDeck's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import REPO
+
+HOOKS = REPO / ".pre-commit-hooks.yaml"
+# Read before the test fixtures point HOME at a scratch folder: pip's download cache
+# spares the hook's install most of its time.
+PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")
+
+GOOD_AGENT = """\
+name: support
+model:
+  provider: openai
+  name: gpt-4o
+instructions:
+  inline: Answer briefly.
+test_cases_file: suite.cases.yaml
+"""
+GOOD_CASES = """\
+- name: greeting
+  turns:
+    - input: Hello
+      ground_truth: Hi, how can I help?
+"""
+BAD_AGENT = """\
+name: support
+model:
+  provider: openai
+  name: gpt-4o
+instructions:
+  inline: Answer briefly.
+test_cases:
+  - name: revenue
+    input: What was the revenue?
+    ground_truth: 25587
+"""
+# Not an agent: the hook's `files` pattern must keep it away from `check`.
+WORKFLOW = """\
+name: ci
+on: [push]
+jobs: {}
+"""
+
+
+def _hook() -> dict[str, object]:
+    (hook,) = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    assert isinstance(hook, dict)
+    return hook
+
+
+def test_hook_definition() -> None:
+    hook = _hook()
+    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} == {
+        "id": "holodeck-lsp-check",
+        "entry": "holodeck-lsp check",
+        "language": "python",
+        "pass_filenames": True,
+    }
+    assert hook["require_serial"] is False
+
+
+def test_files_pattern_selects_agent_and_test_case_yaml() -> None:
+    files = re.compile(str(_hook()["files"]))
+    names = [
+        "agent.yaml",
+        "agents/support/agent.yml",
+        "support.agent.yaml",
+        "suites/refunds.cases.yml",
+        "test_cases.yaml",
+        "tests/test_cases_smoke.yaml",
+        "config.yaml",
+        ".github/workflows/ci.yml",
+        "my_agent.yaml",
+        "agent.yaml.bak",
+        "docs/agent.md",
+    ]
+    assert [n for n in names if files.search(n)] == names[:6]
+
+
+def _pre_commit() -> list[str] | None:
+    if importlib.util.find_spec("pre_commit") is not None:
+        return [sys.executable, "-m", "pre_commit"]
+    found = shutil.which("pre-commit")
+    return [found] if found else None
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A user's git repository: a bad suite, a good one, and a CI workflow."""
+    root = tmp_path / "project"
+    for rel, text in {
+        "bad/agent.yaml": BAD_AGENT,
+        "good/agent.yaml": GOOD_AGENT,
+        "good/suite.cases.yaml": GOOD_CASES,
+        ".github/workflows/ci.yml": WORKFLOW,
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", ".")
+    return root
+
+
+def _try_repo(project: Path, pre_commit: list[str], *args: str) -> tuple[int, list[str]]:
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(project.parent / "pre-commit-home"),
+        "PIP_CACHE_DIR": PIP_CACHE,
+        "PRE_COMMIT_NO_CONCURRENCY": "1",  # one `check` run, so one summary line
+        "PRE_COMMIT_COLOR": "never",
+        "GIT_AUTHOR_NAME": "test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    }
+    command = [*pre_commit, "try-repo", str(REPO), "holodeck-lsp-check", *args]
+    done = subprocess.run(
+        command, cwd=project, env=env, capture_output=True, text=True, timeout=900
+    )
+    return done.returncode, (done.stdout + done.stderr).splitlines()
+
+
+def _hook_output(lines: list[str]) -> list[str]:
+    """What pre-commit shows of the hook: its status line and what it printed."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("holodeck-lsp check."))
+    shown = [re.sub(r"\.{3,}", "...", lines[start])]
+    return shown + [line for line in lines[start + 1 :] if line]
+
+
+@pytest.mark.slow
+def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(project: Path) -> None:
+    pre_commit = _pre_commit()
+    if pre_commit is None:
+        if os.environ.get("CI"):
+            pytest.fail("pre-commit is not installed: it is part of the `test` extra")
+        pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
+
+    code, lines = _try_repo(project, pre_commit, "--all-files")
+    assert code == 1, "\n".join(lines)
+    assert _hook_output(lines) == [
+        "holodeck-lsp check...Failed",
+        "- hook id: holodeck-lsp-check",
+        "- exit code: 1",
+        "bad/agent.yaml:10:19: error HL103 expected text, got the number 25587 (unquoted in "
+        'YAML); quote it: "25587" (test case "revenue": test_cases[0].ground_truth)',
+        "      ground_truth: 25587",
+        "                    ^^^^^",
+        "3 file(s) checked: 1 error(s), 0 warning(s)",
+    ]
+
+    code, lines = _try_repo(
+        project, pre_commit, "--files", "good/agent.yaml", "good/suite.cases.yaml"
+    )
+    assert code == 0, "\n".join(lines)
+    assert _hook_output(lines) == ["holodeck-lsp check...Passed"]
