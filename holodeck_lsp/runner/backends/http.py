@@ -98,6 +98,7 @@ class JsonClient:
             )
             for _ in range(max(1, max_connections))
         ]
+        self._urls: dict[str, httpx.URL] = {}
         self._idle: asyncio.Queue[StreamTransport | httpx.AsyncClient] = asyncio.Queue()
         for lane in self._lanes:
             self._idle.put_nowait(lane)
@@ -109,7 +110,10 @@ class JsonClient:
         try:
             if isinstance(lane, httpx.AsyncClient):
                 return await lane.post(url, content=content)
-            request = httpx.Request("POST", url, headers=self.headers, content=content)
+            target = self._urls.get(url)
+            if target is None:
+                target = self._urls[url] = httpx.URL(url)  # parsed once, not per request
+            request = httpx.Request("POST", target, headers=self.headers, content=content)
             response = await lane.handle_async_request(request)
             await response.aread()
             return response
