@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 MISSING = [name for name in ("httpx", "junitparser") if importlib.util.find_spec(name) is None]
 if MISSING and not os.environ.get("CI"):
@@ -21,3 +26,16 @@ def pytest_report_header() -> str | None:
             f"tests/runner skipped: {', '.join(MISSING)} not installed (pip install -e '.[test]')"
         )
     return None
+
+
+@pytest.fixture(autouse=True)
+def _forget_user_code(tmp_path: Path) -> Iterator[None]:
+    """`run` puts each agent's folder first on sys.path and imports its graders and
+    agents; undo both after each test so no test sees another's modules."""
+    path = list(sys.path)
+    yield
+    sys.path[:] = path
+    root = str(tmp_path)
+    for name, module in list(sys.modules.items()):
+        if (getattr(module, "__file__", None) or "").startswith(root):
+            del sys.modules[name]
