@@ -25,12 +25,12 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gen_suite import suite  # noqa: E402
+from gen_suite import suite
 
-from holodeck_lsp.core.validate import ValidationContext, validate_text  # noqa: E402
-from holodeck_lsp.core.yaml_loader import load_yaml  # noqa: E402
-from holodeck_lsp.server import jobs  # noqa: E402
-from holodeck_lsp.server.settings import Settings  # noqa: E402
+from holodeck_lsp.core.validate import ValidationContext, validate_text
+from holodeck_lsp.core.yaml_loader import load_yaml
+from holodeck_lsp.server import jobs
+from holodeck_lsp.server.settings import Settings
 
 PAUSE = 0.3  # seconds between edits: longer than the server's debounce window
 
@@ -47,7 +47,7 @@ async def drive(path: Path, text: str, edits: int) -> tuple[list[float], float]:
     arrived: dict[int, float] = {}
     waiting: dict[int, asyncio.Future[None]] = {}
 
-    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
     def published(params: types.PublishDiagnosticsParams) -> None:
         if params.version is not None:
             arrived[params.version] = time.perf_counter()
@@ -91,7 +91,7 @@ async def drive(path: Path, text: str, edits: int) -> tuple[list[float], float]:
     peak = peak_rss_mb(client._server.pid)
     await client.shutdown_async(None)
     client.exit(None)
-    await client.stop()
+    await client.stop()  # type: ignore[no-untyped-call]
     return latencies, peak
 
 

@@ -204,7 +204,8 @@ class Engine:
     def _refresh(self, files: set[Path], primary: Path | None = None) -> None:
         """Recompute what ``files`` show and tell the client about the changes."""
         changed_elsewhere = False
-        for path in files:
+        # The document itself first, then the files it reads, in a stable order.
+        for path in sorted(files, key=lambda p: (p != primary, str(p))):
             shown = self._merge(path)
             old = self._shown.get(path)
             same = old is not None and [_key(d) for d in old.lsp] == [_key(d) for d in shown.lsp]

@@ -54,7 +54,7 @@ class Session:
         """Whether the document is a HoloDeck file (so completion and hover apply)."""
         if is_holodeck_language(doc.language_id) or matches_patterns(
             doc.path, self.settings.include
-        ):
+        ) or self.engine.owners_of(doc.path):
             return True
         if self.engine.outcome(doc.uri) is None:  # not judged yet: its first validation does
             await self.engine.settled(doc.uri)

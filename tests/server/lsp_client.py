@@ -163,13 +163,13 @@ async def start(
 
 async def stop(client: Client) -> None:
     await client.shutdown_session()
-    await client.stop()
+    await client.stop()  # type: ignore[no-untyped-call]
 
 
 def uri(path: Path) -> str:
     found = from_fs_path(str(path))
     assert found is not None
-    return found
+    return str(found)
 
 
 def open_doc(client: Client, path: Path, text: str | None = None, version: int = 1) -> str:

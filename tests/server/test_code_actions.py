@@ -75,7 +75,9 @@ async def actions_for(client: Client, doc: str, diagnostic: types.Diagnostic,
     return [a for a in found or [] if isinstance(a, types.CodeAction)]
 
 
-async def test_every_quick_fix_applies_and_the_result_validates(push: Client, workspace: Path):
+async def test_every_quick_fix_applies_and_the_result_validates(
+    push: Client, workspace: Path
+) -> None:
     doc = open_doc(push, workspace / "bot.agent.yaml", BROKEN)
     text, version = BROKEN, 1
     diagnostics = await push.diagnostics_of(doc, version=version)
@@ -111,7 +113,9 @@ async def test_every_quick_fix_applies_and_the_result_validates(push: Client, wo
     assert diagnostics == []
 
 
-async def test_a_single_turn_case_converts_to_a_multi_turn_case(push: Client, workspace: Path):
+async def test_a_single_turn_case_converts_to_a_multi_turn_case(
+    push: Client, workspace: Path
+) -> None:
     text = FIXED.replace("refund", "refund  # the first case")
     doc = open_doc(push, workspace / "bot.agent.yaml", text)
     await push.diagnostics_of(doc, version=1)

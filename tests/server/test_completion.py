@@ -40,11 +40,16 @@ async def complete(client: Client, doc_uri: str, line: int, character: int) -> t
     return found
 
 
+def new_text(item: types.CompletionItem) -> str:
+    assert isinstance(item.text_edit, types.TextEdit)
+    return item.text_edit.new_text
+
+
 def labels(found: types.CompletionList) -> list[str]:
     return [item.label for item in sorted(found.items, key=lambda i: i.sort_text or "")]
 
 
-async def test_keys_of_a_turn_complete_on_a_half_typed_line(push: Client, workspace: Path):
+async def test_keys_of_a_turn_complete_on_a_half_typed_line(push: Client, workspace: Path) -> None:
     doc = open_doc(push, workspace / "bot.agent.yaml", HALF_TYPED)
     found = await complete(push, doc, 13, 11)
     assert labels(found) == ["ground_truth", "files", "retrieval_context", "evaluations",
@@ -65,24 +70,26 @@ async def test_keys_of_a_turn_complete_on_a_half_typed_line(push: Client, worksp
     )
 
 
-async def test_allowed_values_complete_from_the_models(push: Client, workspace: Path):
+async def test_allowed_values_complete_from_the_models(push: Client, workspace: Path) -> None:
     doc = open_doc(push, workspace / "bot.agent.yaml", HALF_TYPED)
     assert labels(await complete(push, doc, 2, 12)) == [
         "openai", "azure_openai", "anthropic", "ollama"]
     assert labels(await complete(push, doc, 8, 12)) == ["standard", "geval", "rag", "code"]
 
 
-async def test_templates_are_plain_text_without_snippet_support(push: Client, workspace: Path):
+async def test_templates_are_plain_text_without_snippet_support(
+    push: Client, workspace: Path
+) -> None:
     doc = open_doc(push, workspace / "bot.agent.yaml", HALF_TYPED)
     found = await complete(push, doc, 18, 8)
-    assert [(i.label, i.insert_text_format, i.text_edit.new_text) for i in found.items
+    assert [(i.label, i.insert_text_format, new_text(i)) for i in found.items
             if i.kind == types.CompletionItemKind.Snippet] == [
         ("turn", types.InsertTextFormat.PlainText,
          "input: user message\n        ground_truth: expected reply"),
     ]
 
 
-async def test_templates_are_snippets_with_snippet_support(pull: Client, workspace: Path):
+async def test_templates_are_snippets_with_snippet_support(pull: Client, workspace: Path) -> None:
     doc = open_doc(pull, workspace / "bot.agent.yaml", HALF_TYPED)
     found = await complete(pull, doc, 18, 8)
     snippets = [i for i in found.items if i.kind == types.CompletionItemKind.Snippet]
@@ -103,10 +110,10 @@ async def test_templates_are_snippets_with_snippet_support(pull: Client, workspa
     )]
 
 
-async def test_matchers_complete_as_argument_values(pull: Client, workspace: Path):
+async def test_matchers_complete_as_argument_values(pull: Client, workspace: Path) -> None:
     doc = open_doc(pull, workspace / "bot.agent.yaml", HALF_TYPED)
     found = await complete(pull, doc, 17, 22)
-    assert [(i.label, i.text_edit.new_text) for i in found.items] == [
+    assert [(i.label, new_text(i)) for i in found.items] == [
         ("fuzzy matcher", '{fuzzy: "${1:text}"}$0'),
         ("regex matcher", "{regex: '${1:pattern}'}$0"),
     ]
@@ -114,14 +121,14 @@ async def test_matchers_complete_as_argument_values(pull: Client, workspace: Pat
 
 async def test_new_test_cases_and_expected_tools_come_as_templates(
     pull: Client, workspace: Path
-):
+) -> None:
     text = "test_cases:\n  - name: a\n    input: b\n    expected_tools:\n      - \n  \n"
     doc = open_doc(pull, workspace / "cases.yaml", text)
     found = await complete(pull, doc, 4, 8)
     assert [i.label for i in found.items if i.kind == types.CompletionItemKind.Snippet] == [
         "expected tool with args"]
     found = await complete(pull, doc, 5, 2)
-    assert [(i.label, i.text_edit.new_text) for i in found.items] == [
+    assert [(i.label, new_text(i)) for i in found.items] == [
         ("test case (multi-turn)",
          "- name: ${1:case name}\n    turns:\n      - input: ${2:first user message}\n"
          "        ground_truth: ${3:expected reply}\n      - input: ${4:follow-up message}$0"),

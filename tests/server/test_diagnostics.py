@@ -32,7 +32,9 @@ test_cases:
 """
 
 
-async def test_open_reports_the_agent_and_its_test_cases_file(push: Client, workspace: Path):
+async def test_open_reports_the_agent_and_its_test_cases_file(
+    push: Client, workspace: Path
+) -> None:
     cases = workspace / "cases.yaml"
     cases.write_text(cases.read_text().replace("            args:",
                                                "            count: 0\n            args:"))
@@ -46,7 +48,7 @@ async def test_open_reports_the_agent_and_its_test_cases_file(push: Client, work
 
 async def test_each_change_is_validated_and_never_published_out_of_order(
     push: Client, workspace: Path
-):
+) -> None:
     agent = open_doc(push, workspace / "bot.agent.yaml", BROKEN)
     assert await push.diagnostics_of(agent) == [
         diag((2, 12), (2, 17), "HL104", "unknown value 'opnai'; expected one of openai, "
@@ -62,11 +64,11 @@ async def test_each_change_is_validated_and_never_published_out_of_order(
     edit(push, agent, 4, (2, 14), (2, 14), "e")
     edit(push, agent, 5, (9, 18), (9, 19), '"4"')
     assert await push.diagnostics_of(agent, version=5) == []
-    versions = [p.version for p in push.published if p.uri == agent]
+    versions = [p.version or 0 for p in push.published if p.uri == agent]
     assert versions == sorted(versions)
 
 
-async def test_save_revalidates_and_close_clears(push: Client, workspace: Path):
+async def test_save_revalidates_and_close_clears(push: Client, workspace: Path) -> None:
     path = workspace / "bot.agent.yaml"
     agent = open_doc(push, path, BROKEN)
     first = await push.diagnostics_of(agent)
@@ -83,7 +85,7 @@ async def test_save_revalidates_and_close_clears(push: Client, workspace: Path):
 
 async def test_editing_an_open_test_cases_file_revalidates_its_agent(
     push: Client, workspace: Path
-):
+) -> None:
     agent = open_doc(push, workspace / "agent.yaml")
     cases_path = workspace / "cases.yaml"
     assert await push.diagnostics_of(uri(cases_path)) == []
@@ -102,7 +104,7 @@ async def test_editing_an_open_test_cases_file_revalidates_its_agent(
 
 async def test_a_referenced_file_changed_on_disk_revalidates_the_agent(
     push: Client, workspace: Path
-):
+) -> None:
     agent = open_doc(push, workspace / "agent.yaml")
     assert await push.diagnostics_of(agent) == []
     graders = workspace / "graders.py"
@@ -117,10 +119,13 @@ async def test_a_referenced_file_changed_on_disk_revalidates_the_agent(
     ]
 
 
-async def test_a_deleted_test_cases_file_is_cleared_and_reported(push: Client, workspace: Path):
+async def test_a_deleted_test_cases_file_is_cleared_and_reported(
+    push: Client, workspace: Path
+) -> None:
     cases = workspace / "cases.yaml"
     cases.write_text(cases.read_text().replace("Hello", "''"))
     agent = open_doc(push, workspace / "agent.yaml")
+    assert await push.diagnostics_of(agent) == []
     assert [d.code for d in await push.diagnostics_of(uri(cases))] == ["HL204"]
     seen = len(push.published)
     cases.unlink()
@@ -135,14 +140,14 @@ async def test_a_deleted_test_cases_file_is_cleared_and_reported(push: Client, w
 
 async def test_yaml_files_that_are_not_holodeck_files_get_no_diagnostics(
     push: Client, workspace: Path
-):
+) -> None:
     compose = open_doc(push, workspace / "compose.yaml", "services:\n  web:\n    image: x\n")
     agent = open_doc(push, workspace / "bot.agent.yaml", BROKEN)
     await push.diagnostics_of(agent)  # one worker, in order: the compose file was judged first
     assert compose not in {p.uri for p in push.published}
 
 
-async def test_positions_are_utf16_by_default(push: Client, workspace: Path):
+async def test_positions_are_utf16_by_default(push: Client, workspace: Path) -> None:
     text = BROKEN.replace("Be brief.", "Be brief 😀.").replace("name: sum", "name: 😀 sum")
     text = text.replace("ground_truth: 4", "ground_truth: 😀\n    files: 3")
     agent = open_doc(push, workspace / "bot.agent.yaml", text)
@@ -153,7 +158,7 @@ async def test_positions_are_utf16_by_default(push: Client, workspace: Path):
     ]
 
 
-async def test_positions_follow_a_negotiated_utf8_encoding(workspace: Path):
+async def test_positions_follow_a_negotiated_utf8_encoding(workspace: Path) -> None:
     caps = push_capabilities()
     caps.general = types.GeneralClientCapabilities(
         position_encodings=[types.PositionEncodingKind.Utf8])
@@ -171,7 +176,7 @@ async def test_positions_follow_a_negotiated_utf8_encoding(workspace: Path):
         await stop(client)
 
 
-async def test_whole_document_changes_are_accepted(push: Client, workspace: Path):
+async def test_whole_document_changes_are_accepted(push: Client, workspace: Path) -> None:
     agent = open_doc(push, workspace / "bot.agent.yaml", BROKEN)
     await push.diagnostics_of(agent)
     seen = len(push.published)

@@ -9,16 +9,15 @@ from lsprotocol import types
 from tests.server.lsp_client import Client, edit, open_doc, uri
 
 
-def position(doc: str, line: int, character: int) -> dict[str, object]:
-    return {"text_document": types.TextDocumentIdentifier(doc),
-            "position": types.Position(line, character)}
+def hover_at(doc: str, line: int, character: int) -> types.HoverParams:
+    return types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(line, character))
 
 
 async def test_hover_shows_the_field_description_type_default_and_values(
     push: Client, workspace: Path
-):
+) -> None:
     doc = open_doc(push, workspace / "cases.yaml")
-    hover = await push.text_document_hover_async(types.HoverParams(**position(doc, 6, 14)))
+    hover = await push.text_document_hover_async(hover_at(doc, 6, 14))
     assert hover == types.Hover(
         contents=types.MarkupContent(
             types.MarkupKind.Markdown,
@@ -28,7 +27,7 @@ async def test_hover_shows_the_field_description_type_default_and_values(
             "match). Unasserted arguments are ignored."),
         range=types.Range(types.Position(6, 12), types.Position(6, 16)),
     )
-    hover = await push.text_document_hover_async(types.HoverParams(**position(doc, 12, 20)))
+    hover = await push.text_document_hover_async(hover_at(doc, 12, 20))
     assert hover == types.Hover(
         contents=types.MarkupContent(
             types.MarkupKind.Markdown,
@@ -41,11 +40,11 @@ async def test_hover_shows_the_field_description_type_default_and_values(
 
 async def test_hover_reads_fields_of_a_document_that_does_not_parse(
     push: Client, workspace: Path
-):
+) -> None:
     text = "test_cases:\n  - turns:\n      - input: hi\n        expected_tools:\n" \
            "          - name: x\n            count: 2\n      - inp\n"
     doc = open_doc(push, workspace / "cases.yaml", text)
-    hover = await push.text_document_hover_async(types.HoverParams(**position(doc, 5, 14)))
+    hover = await push.text_document_hover_async(hover_at(doc, 5, 14))
     assert hover == types.Hover(
         contents=types.MarkupContent(
             types.MarkupKind.Markdown,
@@ -64,7 +63,7 @@ def symbol(name: str, kind: types.SymbolKind, rng: tuple[int, int, int, int],
         children=tuple(children) if children else None)
 
 
-async def test_symbols_list_test_cases_with_their_turns(push: Client, workspace: Path):
+async def test_symbols_list_test_cases_with_their_turns(push: Client, workspace: Path) -> None:
     doc = open_doc(push, workspace / "cases.yaml")
     found = await push.text_document_document_symbol_async(
         types.DocumentSymbolParams(types.TextDocumentIdentifier(doc)))
@@ -80,7 +79,7 @@ async def test_symbols_list_test_cases_with_their_turns(push: Client, workspace:
     ])]
 
 
-async def test_symbols_survive_a_line_that_does_not_parse(push: Client, workspace: Path):
+async def test_symbols_survive_a_line_that_does_not_parse(push: Client, workspace: Path) -> None:
     doc = open_doc(push, workspace / "cases.yaml")
     params = types.DocumentSymbolParams(types.TextDocumentIdentifier(doc))
     before = await push.text_document_document_symbol_async(params)
@@ -90,16 +89,16 @@ async def test_symbols_survive_a_line_that_does_not_parse(push: Client, workspac
 
 async def definition(client: Client, doc: str, line: int, character: int) -> object:
     return await client.text_document_definition_async(
-        types.DefinitionParams(**position(doc, line, character)))
+        types.DefinitionParams(types.TextDocumentIdentifier(doc), types.Position(line, character)))
 
 
-async def test_definition_of_a_grader_is_its_python_function(push: Client, workspace: Path):
+async def test_definition_of_a_grader_is_its_python_function(push: Client, workspace: Path) -> None:
     doc = open_doc(push, workspace / "agent.yaml")
     assert await definition(push, doc, 16, 20) == types.Location(
         uri(workspace / "graders.py"), types.Range(types.Position(5, 0), types.Position(5, 0)))
 
 
-async def test_definition_of_file_references_is_the_file(push: Client, workspace: Path):
+async def test_definition_of_file_references_is_the_file(push: Client, workspace: Path) -> None:
     agent = open_doc(push, workspace / "agent.yaml")
     start = types.Range(types.Position(0, 0), types.Position(0, 0))
     assert await definition(push, agent, 17, 20) == types.Location(

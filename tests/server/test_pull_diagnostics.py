@@ -11,7 +11,9 @@ from tests.server.lsp_client import Client, diag, edit, open_doc, pull_report, u
 W = types.DiagnosticSeverity.Warning
 
 
-async def test_a_pull_reports_the_document_and_the_files_it_reads(pull: Client, workspace: Path):
+async def test_a_pull_reports_the_document_and_the_files_it_reads(
+    pull: Client, workspace: Path
+) -> None:
     cases = workspace / "cases.yaml"
     cases.write_text(cases.read_text().replace("Hello", "'  '"))
     agent = open_doc(pull, workspace / "agent.yaml")
@@ -26,7 +28,9 @@ async def test_a_pull_reports_the_document_and_the_files_it_reads(pull: Client, 
     assert pull.published == []
 
 
-async def test_an_unchanged_document_gets_an_unchanged_report(pull: Client, workspace: Path):
+async def test_an_unchanged_document_gets_an_unchanged_report(
+    pull: Client, workspace: Path
+) -> None:
     agent = open_doc(pull, workspace / "suite.agent.yaml")
     first = await pull_report(pull, agent)
     assert first.items == ()
@@ -34,7 +38,7 @@ async def test_an_unchanged_document_gets_an_unchanged_report(pull: Client, work
     assert again == types.RelatedUnchangedDocumentDiagnosticReport(result_id=first.result_id)
 
 
-async def test_a_pull_after_an_edit_sees_the_edit(pull: Client, workspace: Path):
+async def test_a_pull_after_an_edit_sees_the_edit(pull: Client, workspace: Path) -> None:
     agent = open_doc(pull, workspace / "suite.agent.yaml")
     first = await pull_report(pull, agent)
     edit(pull, agent, 2, (11, 15), (11, 28), "''")
@@ -47,7 +51,9 @@ async def test_a_pull_after_an_edit_sees_the_edit(pull: Client, workspace: Path)
     assert pull.published == []
 
 
-async def test_editing_a_read_file_asks_the_client_to_pull_again(pull: Client, workspace: Path):
+async def test_editing_a_read_file_asks_the_client_to_pull_again(
+    pull: Client, workspace: Path
+) -> None:
     agent = open_doc(pull, workspace / "agent.yaml")
     await pull_report(pull, agent)
     cases = open_doc(pull, workspace / "cases.yaml")
@@ -63,7 +69,7 @@ async def test_editing_a_read_file_asks_the_client_to_pull_again(pull: Client, w
     assert pull.published == []
 
 
-async def test_the_server_registers_file_watchers_with_a_dynamic_client(pull: Client):
+async def test_the_server_registers_file_watchers_with_a_dynamic_client(pull: Client) -> None:
     found = await pull.until(lambda: pull.registrations)
     assert [(r.method, r.register_options) for r in found] == [
         (types.WORKSPACE_DID_CHANGE_WATCHED_FILES,

@@ -86,7 +86,7 @@ def _expected(text: str, path: Path, home: Path, root: Path) -> list[tuple[objec
             return len(yaml_lines) - 1, len(yaml_lines[-1].encode("utf-16-le")) // 2
         return line, len(yaml_lines[line][:col].encode("utf-16-le")) // 2
 
-    out = []
+    out: list[tuple[object, ...]] = []
     for d in result.diagnostics(str(path)):
         s, e = d.range.start, d.range.end
         out.append((units(s.line, s.character), units(e.line, e.character), d.code,
@@ -97,7 +97,7 @@ def _expected(text: str, path: Path, home: Path, root: Path) -> list[tuple[objec
 @pytest.mark.parametrize("name", ["agent.yaml", "cases.yaml", "suite.agent.yaml"])
 async def test_random_edits_keep_the_server_answering_and_right(
     push: Client, workspace: Path, name: str
-):
+) -> None:
     seed = SEED or sum(map(ord, name))
     rng = random.Random(seed)
     path = workspace / name
@@ -125,7 +125,8 @@ async def test_random_edits_keep_the_server_answering_and_right(
             await push.text_document_document_symbol_async(types.DocumentSymbolParams(ident))
     published = await push.diagnostics_of(doc, version=version)
     got = [((d.range.start.line, d.range.start.character),
-            (d.range.end.line, d.range.end.character), d.code, d.message, d.severity.value)
+            (d.range.end.line, d.range.end.character), d.code, d.message,
+            d.severity.value if d.severity else 0)
            for d in published]
     assert all(d.source == SOURCE for d in published)
     assert got == _expected(text, path, workspace.parent / "home", workspace), f"seed {seed}"

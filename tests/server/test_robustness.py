@@ -27,7 +27,7 @@ from tests.server.lsp_client import (
 from tests.server.suites import suite
 
 
-async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path):
+async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path) -> None:
     client = await start(workspace, push_capabilities())
     open_doc(client, workspace / "big.agent.yaml", suite(1000))
     began = time.monotonic()
@@ -36,16 +36,17 @@ async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace
     assert client._server is not None
     assert await client._server.wait() == 0
     assert time.monotonic() - began < 2.0
-    await client.stop()
+    await client.stop()  # type: ignore[no-untyped-call]
 
 
 async def test_odd_requests_get_answers_and_the_server_keeps_working(
     push: Client, workspace: Path
-):
+) -> None:
     doc = open_doc(push, workspace / "agent.yaml")
     nowhere = types.TextDocumentIdentifier("file:///nowhere/agent.yaml")
     with pytest.raises(JsonRpcMethodNotFound):
-        await push.protocol.send_request_async("holodeck/unknown", {"x": 1})
+        await push.protocol.send_request_async(  # type: ignore[no-untyped-call]
+            "holodeck/unknown", {"x": 1})
     assert await push.text_document_hover_async(
         types.HoverParams(nowhere, types.Position(0, 0))) is None
     far = await push.text_document_completion_async(types.CompletionParams(
@@ -79,7 +80,7 @@ async def _read_message(stdout: asyncio.StreamReader) -> dict[str, Any]:
     return message
 
 
-async def test_malformed_messages_on_the_wire_are_survived(workspace: Path):
+async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> None:
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
     process = await asyncio.create_subprocess_exec(
@@ -115,7 +116,7 @@ class _Session:
 
 async def test_a_failing_feature_is_logged_and_answered_with_an_empty_result(
     caplog: pytest.LogCaptureFixture,
-):
+) -> None:
     def broken(session: Any, params: Any) -> Any:
         raise KeyError("boom")
 

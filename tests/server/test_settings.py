@@ -31,7 +31,7 @@ QUOTE = diag((8, 18), (8, 19), "HL103", 'expected text, got the number 4 (unquot
              'quote it: "4" (test_cases[0].ground_truth)', data={"fix": {"quote": "4"}})
 
 
-async def test_initialization_options_override_severities(workspace: Path):
+async def test_initialization_options_override_severities(workspace: Path) -> None:
     client = await start(workspace, push_capabilities(),
                          options={"severity": {"HL104": "off", "HL103": "warning"}})
     try:
@@ -42,7 +42,7 @@ async def test_initialization_options_override_severities(workspace: Path):
         await stop(client)
 
 
-async def test_invalid_options_fall_back_to_defaults_with_a_logged_message(workspace: Path):
+async def test_invalid_options_fall_back_to_defaults_with_a_logged_message(workspace: Path) -> None:
     client = await start(workspace, push_capabilities(), options={
         "severity": {"HL999": "error", "HL104": "loud"}, "graders": {"import": "always"},
         "files": {"include": "agent.yaml"}, "colour": True})
@@ -62,7 +62,7 @@ async def test_invalid_options_fall_back_to_defaults_with_a_logged_message(works
         await stop(client)
 
 
-async def test_workspace_configuration_is_read_and_followed(workspace: Path):
+async def test_workspace_configuration_is_read_and_followed(workspace: Path) -> None:
     client = await start(workspace, pull_capabilities(),
                          configuration={"severity": {"HL104": "hint"}})
     try:
@@ -84,7 +84,7 @@ async def test_workspace_configuration_is_read_and_followed(workspace: Path):
         await stop(client)
 
 
-async def test_file_patterns_decide_which_files_are_validated(workspace: Path):
+async def test_file_patterns_decide_which_files_are_validated(workspace: Path) -> None:
     client = await start(workspace, push_capabilities(),
                          options={"files": {"include": ["**/*.hd.yaml"]}})
     try:
@@ -94,7 +94,7 @@ async def test_file_patterns_decide_which_files_are_validated(workspace: Path):
         await stop(client)
 
 
-async def test_graders_are_imported_only_when_allowed_and_trusted(workspace: Path):
+async def test_graders_are_imported_only_when_allowed_and_trusted(workspace: Path) -> None:
     (workspace / "boom.py").write_text('raise RuntimeError("boom")\n\n\ndef grade(ctx):\n'
                                        '    return True\n')
     text = (workspace / "agent.yaml").read_text().replace("graders:exact_match", "boom:grade")

@@ -19,7 +19,7 @@ def diagnostics(text: str) -> list[Diagnostic]:
 
 def fix_all(text: str, code: str) -> tuple[list[str], str]:
     """Apply the first fix of every diagnostic with ``code`` until none is left."""
-    titles = []
+    titles: list[str] = []
     while True:
         found = [d for d in diagnostics(text) if d.code == code]
         fixes = [f for d in found for f in fixes_for(text, d)]
