@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +69,12 @@ class TimedSession:
 
     async def send(self, turn: TurnRequest) -> Reply:
         try:
+            if sys.version_info >= (3, 11):
+                # Unlike wait_for, no extra task per turn.
+                async with asyncio.timeout(self._timeout):
+                    return await self._inner.send(turn)
             return await asyncio.wait_for(self._inner.send(turn), self._timeout)
-        except asyncio.TimeoutError:
+        except (asyncio.TimeoutError, TimeoutError):
             raise TurnTimeout(f"timed out after {self._timeout:g}s (llm_timeout)") from None
 
     async def close(self) -> None:
