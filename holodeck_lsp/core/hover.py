@@ -36,16 +36,25 @@ def _from_parse(text: str, line: int, character: int) -> tuple[Path, Range, Any]
         loaded.data, path[:-1])
 
 
-def _opens_flow(text: str, line: int, column: int) -> bool:
+def _line(text: str, line: int) -> str:
     lines = text.split("\n")
-    return lines[line][column : column + 1] in ("{", "[")
+    return lines[line] if 0 <= line < len(lines) else ""
+
+
+def _opens_flow(text: str, line: int, column: int) -> bool:
+    return _line(text, line)[column : column + 1] in ("{", "[")
 
 
 def hover_at(text: str, line: int, character: int, kind: Kind) -> HoverInfo | None:
     """The documentation of the field at (line, character), if there is one."""
     found = key_at(text, line, character)
-    flow = found is not None and found.part == "value" and _opens_flow(text, line, found.start)
-    parsed = _from_parse(text, line, character) if found is None or flow else None
+    if found is None or (found.part == "value" and _opens_flow(text, line, found.start)):
+        # Only flow collections need a full parse (a large file makes it slow).
+        flow_line = _line(text, line)
+        parsed = _from_parse(text, line, character) if "{" in flow_line or "[" in flow_line \
+            else None
+    else:
+        parsed = None
     if parsed is not None:
         path, where, data = parsed
     elif found is not None:

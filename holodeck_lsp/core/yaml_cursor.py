@@ -97,6 +97,10 @@ class _Lines:
         self.lines = lines
         self._cache: dict[int, LineShape] = {}
 
+    def deeper(self, index: int, col: int) -> bool:
+        """Whether the line is indented past ``col`` (a cheap test before any parsing)."""
+        return self.lines[index].startswith(" " * (col + 1))
+
     def __getitem__(self, index: int) -> LineShape:
         found = self._cache.get(index)
         if found is None:
@@ -111,6 +115,8 @@ def mapping_path(lines: _Lines, start: int, col: int) -> Path | None:
     (a block scalar, a multi-line scalar or a flow collection) rather than a mapping.
     """
     for j in range(start, -1, -1):
+        if lines.deeper(j, col):
+            continue
         s = lines[j]
         if s.blank or s.indent > col:
             continue
@@ -152,6 +158,8 @@ def sequence_item(lines: _Lines, start: int, dash: int) -> tuple[Path, int] | No
         return None if outer is None else (outer, 0)
     index = 0
     for j in range(start - 1, -1, -1):
+        if lines.deeper(j, dash):
+            continue
         s = lines[j]
         if s.blank or s.indent > dash:
             continue
@@ -202,6 +210,9 @@ def _siblings(lines: _Lines, line: int, col: int) -> dict[str, str]:
     for step in (1,) if lines[line].opens_item else (-1, 1):
         j = line + step
         while 0 <= j < len(lines.lines):
+            if lines.deeper(j, col):
+                j += step
+                continue
             s = lines[j]
             if s.blank or s.indent > col:
                 j += step
@@ -226,6 +237,8 @@ def _siblings(lines: _Lines, line: int, col: int) -> dict[str, str]:
 def _indentless_owner(lines: _Lines, j: int, col: int) -> int | None:
     """The line of the `key:` at ``col`` that owns the sequence item on line ``j``, if any."""
     for k in range(j - 1, -1, -1):
+        if lines.deeper(k, col):
+            continue
         s = lines[k]
         if s.blank or s.indent > col or (s.dashes and s.dashes[0] == col):
             continue
@@ -276,6 +289,8 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
     col = start
     # The column belongs to a sibling key, a sibling item, or the value a parent opens.
     for j in range(line - 1, -1, -1):
+        if lines.deeper(j, col):
+            continue
         above = lines[j]
         if above.blank or above.indent > col:
             continue

@@ -8,13 +8,15 @@ are mapped through character offsets.
 
 from __future__ import annotations
 
+import operator
 import re
 from bisect import bisect_right
+from itertools import accumulate, repeat
 
 from lsprotocol import types
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
-_YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]")
+_YAML_ONLY = ("\x85", "\u2028", "\u2029")
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
@@ -41,6 +43,9 @@ def _code_points(line: str, units: int, encoding: str) -> int:
 
 
 def _starts(text: str, pattern: re.Pattern[str]) -> list[int]:
+    if "\r" not in text and pattern is _LSP_BREAK:  # the common case, at C speed
+        widths = map(operator.add, map(len, text.split("\n")[:-1]), repeat(1))
+        return list(accumulate(widths, initial=0))
     return [0] + [m.end() for m in pattern.finditer(text)]
 
 
@@ -51,9 +56,16 @@ class PositionMap:
         self.text = text
         self.encoding = encoding
         self.starts = _starts(text, _LSP_BREAK)
-        self._yaml_starts = (
-            _starts(text, _YAML_BREAK) if _YAML_ONLY_BREAKS.search(text) else None
-        )
+        self._yaml: list[int] | bool | None = False  # built on first use
+
+    @property
+    def _yaml_starts(self) -> list[int] | None:
+        """YAML's line starts, when they differ from the protocol's (else None)."""
+        if self._yaml is False:
+            # `in` scans at C speed; a regex character class does not.
+            special = any(ch in self.text for ch in _YAML_ONLY)
+            self._yaml = _starts(self.text, _YAML_BREAK) if special else None
+        return self._yaml if isinstance(self._yaml, list) else None
 
     def _line(self, index: int) -> str:
         start = self.starts[index]
@@ -76,11 +88,12 @@ class PositionMap:
 
     def to_lsp(self, line: int, character: int) -> types.Position:
         """A core (YAML) position as a client position."""
-        if self._yaml_starts is not None:
-            if line >= len(self._yaml_starts):
+        yaml_starts = self._yaml_starts
+        if yaml_starts is not None:
+            if line >= len(yaml_starts):
                 offset = len(self.text)
             else:
-                offset = min(self._yaml_starts[line] + max(character, 0), len(self.text))
+                offset = min(yaml_starts[line] + max(character, 0), len(self.text))
             line = bisect_right(self.starts, offset) - 1
             character = offset - self.starts[line]
         if line >= len(self.starts):
