@@ -38,7 +38,9 @@ FILE_NAMES = {
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 _DEFS = "#/definitions/"
 _SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
-_ANNOTATIONS = frozenset({"title", "description", "markdownDescription", "default", "examples"})
+_ANNOTATIONS = frozenset(
+    {"title", "description", "markdownDescription", "default", "examples", "defaultSnippets"}
+)
 Schema = dict[str, Any]
 Discriminator = str | Callable[[Any], Any]
 
@@ -368,8 +370,7 @@ def _count_schema(generated: Schema) -> Schema:
     """`count` is checked before conversion: an int >= 1 (`true` passes, as a bool is an int)."""
     described = {k: v for k, v in generated.items() if k in _ANNOTATIONS}
     number = {"type": "integer", "minimum": 1}
-    exact = {"if": {"type": "boolean"}, "then": {"const": True}, "else": number}
-    return {**described, "if": {"type": "string", "pattern": _ENV_REF}, "else": exact}
+    return {**described, "if": {"type": "boolean"}, "then": {"const": True}, "else": number}
 
 
 def _add_field_rules(
@@ -435,7 +436,7 @@ def _single_or_multi_turn() -> list[Schema]:
     conflict = "'{}' cannot stand beside 'turns'; move it onto a turn"
     return [
         {
-            "if": {"required": ["turns"], "properties": {"turns": {"type": "array"}}},
+            "if": {"required": ["turns"], "properties": {"turns": _NOT_NULL}},
             "then": {
                 "properties": {
                     key: _null_unless_env(conflict.format(key)) for key in SINGLE_TURN_FIELDS
@@ -511,20 +512,13 @@ def _relax_config_fillable(defs: dict[str, Schema]) -> None:
 # --- tidying: nulls, `$ref` siblings, `${VAR}` and coercible strings ---------------------------
 
 
-def _nullable(schema: Schema) -> Schema:
-    """`anyOf: [X, {type: null}]` -> X with `null` among its types, when X is one plain type."""
+def _split_null(schema: Schema) -> tuple[Schema, bool]:
+    """`anyOf: [X, {type: null}]` -> (X with the other keywords, True); else (schema, False)."""
     options = schema.get("anyOf")
     if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
-        return schema
+        return schema, False
     (other,) = [o for o in options if o != {"type": "null"}]
-    if not isinstance(other.get("type"), str) or other.keys() & {"$ref", "allOf", "anyOf", "if"}:
-        return schema
-    merged = {k: v for k, v in schema.items() if k != "anyOf"}
-    merged.update(other)
-    merged["type"] = [other["type"], "null"]
-    if "enum" in merged:
-        merged["enum"] = [*merged["enum"], None]
-    return merged
+    return {**{k: v for k, v in schema.items() if k != "anyOf"}, **other}, True
 
 
 def _case_insensitive(word: str) -> str:
@@ -532,40 +526,58 @@ def _case_insensitive(word: str) -> str:
 
 
 _BOOL_WORDS = ("true", "false", "yes", "no", "on", "off", "t", "f", "y", "n", "1", "0")
+_SPECIAL_FLOATS = "|".join(_case_insensitive(w) for w in ("infinity", "inf", "nan"))
 # Strings the models' lax validation turns into a value of each type.
 _COERCIBLE = {
     "integer": r"^\s*[+-]?[0-9][0-9_]*(\.0*)?\s*$",
-    "number": r"^\s*[+-]?([0-9][0-9_]*\.?[0-9_]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$",
+    "number": r"^\s*[+-]?([0-9][0-9_]*\.?[0-9_]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
+    rf"|^\s*[+-]?({_SPECIAL_FLOATS})\s*$",
     "boolean": r"^\s*(" + "|".join(_case_insensitive(w) for w in _BOOL_WORDS) + r")\s*$",
 }
+# Values of another JSON type the models convert: a boolean to a number, 0 or 1 to a boolean.
+_CONVERTED: dict[str, Schema] = {
+    "integer": {"type": "boolean"},
+    "number": {"type": "boolean"},
+    "boolean": {"enum": [0, 1]},
+}
+_STRING_CONSTRAINTS = frozenset({"enum", "const", "pattern", "minLength", "maxLength"})
+
+
+def _types(schema: Schema) -> list[str]:
+    kinds = schema.get("type", [])
+    return [kinds] if isinstance(kinds, str) else list(kinds)
 
 
 def _lenient(schema: Schema) -> Schema:
-    """Let a scalar also be given as a string that HoloDeck substitutes or converts.
+    """Accept too what HoloDeck substitutes or converts before it validates.
 
-    A value holding `${VAR}` is known only after substitution, so it is never an error
-    (as in `check`); a quoted number or boolean is converted by the models.
+    HoloDeck replaces `${VAR}` in the raw text before parsing it, so a value holding a
+    reference is unknown until then and never an error, whatever is expected there (as in
+    `check`). The models also convert a quoted number or boolean, a boolean where a number
+    is expected and 0/1 where a boolean is (unless the field is strict). Written as `if`
+    (accepted as is) / `else` (the rules), so a wrong value gets the rules' own error.
     """
     strict = schema.pop("x-strict", False)
-    kinds = schema.get("type")
-    types = [kinds] if isinstance(kinds, str) else kinds
-    if not isinstance(types, list) or not set(types) <= _SCALARS or types == ["null"]:
-        return schema
-    if "const" in schema or schema.keys() & {"$ref", "anyOf", "oneOf", "allOf", "if"}:
-        return schema  # a `const` is a discriminator: editors offer its one value
-    constrained = schema.keys() & {"enum", "pattern", "minLength", "maxLength"}
-    if "string" in types and not constrained:
-        return schema
-    accepted = [_ENV_REF] + ([] if strict else [_COERCIBLE[t] for t in types if t in _COERCIBLE])
-    outer = {k: v for k, v in schema.items() if k in _ANNOTATIONS}
-    inner = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
+    body, nullable = _split_null(schema)
+    types = _types(body)
+    if "const" in body:
+        return schema  # a discriminator: editors offer its one value
+    if types and set(types) <= {"string", "null"} and not body.keys() & _STRING_CONSTRAINTS:
+        # Any text goes, `${VAR}` included.
+        return {**body, "type": [*types, "null"]} if nullable and "null" not in types else body
+    outer = {k: v for k, v in body.items() if k in _ANNOTATIONS}
+    rules = {k: v for k, v in body.items() if k not in _ANNOTATIONS}
+    converted = [] if strict else [t for t in types if t in _CONVERTED]
+    pattern = "|".join([_ENV_REF] + [_COERCIBLE[t] for t in converted])
+    accepted: list[Schema] = [{"type": "string", "pattern": pattern}]
+    accepted += [_CONVERTED[t] for t in converted] + ([{"type": "null"}] if nullable else [])
     # Editors complete a value from `enum`s but not inside `else`: offer them as examples.
-    offered = [v for v in inner.get("enum", []) if v is not None]
-    if "boolean" in types:
-        offered += [True, False]
+    offered = [v for v in rules.get("enum", []) if v is not None]
+    offered += [True, False] if "boolean" in types else []
     if offered:
         outer.setdefault("examples", offered)
-    return {**outer, "if": {"type": "string", "pattern": "|".join(accepted)}, "else": inner}
+    condition = accepted[0] if len(accepted) == 1 else {"anyOf": accepted}
+    return {**outer, "if": condition, "else": _siblings_of_ref(rules)}
 
 
 def _siblings_of_ref(schema: Schema) -> Schema:
@@ -577,15 +589,19 @@ def _siblings_of_ref(schema: Schema) -> Schema:
     return rest
 
 
-def _value_schema(schema: Any) -> Any:
-    """Tidy a schema that describes a value (a property, an item, a mapping's values)."""
+def _value_schema(schema: Any, lenient: bool = True) -> Any:
+    """Tidy a schema that describes a value (a property, an item, a mapping's values).
+
+    The options of a union are not made lenient one by one: the union as a whole is.
+    """
     if not isinstance(schema, dict):
         return schema
-    schema = _nullable(dict(schema))
+    schema = dict(schema)
     schema.pop("title", None)  # pydantic's property titles only repeat the key
     if "default" in schema and schema["default"] is None:
         del schema["default"]
-    return _siblings_of_ref(_lenient(_tidy(schema)))
+    schema = _tidy(schema)
+    return _lenient(schema) if lenient else _siblings_of_ref(schema)
 
 
 def _tidy(schema: Schema) -> Schema:
@@ -597,7 +613,7 @@ def _tidy(schema: Schema) -> Schema:
         elif key in ("items", "additionalProperties"):
             out[key] = _value_schema(value)
         elif key in ("anyOf", "oneOf"):
-            out[key] = [_value_schema(option) for option in value]
+            out[key] = [_value_schema(option, lenient=False) for option in value]
         elif key == "allOf":
             out[key] = [_tidy(part) for part in value]
         elif key != "x-strict":
@@ -691,6 +707,9 @@ def _assemble(kind: str, defs: dict[str, Schema], root_name: str) -> dict[str, A
         cases.setdefault("description", "The test cases of this file.")
         cases["markdownDescription"] = _markdown(cases)
         root["description"] = root["markdownDescription"] = "A mapping with a `test_cases:` list."
+        # An empty file (or `{}`) is an empty suite.
+        root["if"] = {"minProperties": 1}
+        root["then"] = {"required": root.pop("required")}
         described = "A list of test cases, or a mapping with a `test_cases:` list."
         schema.update(
             title="HoloDeck test cases",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from jsonschema import Draft4Validator
 from typer.testing import CliRunner
 
@@ -79,3 +81,36 @@ def test_a_clean_run_is_valid_sarif_without_results(monkeypatch: pytest.MonkeyPa
     assert code == 0
     assert _schema_errors(document) == []
     assert document["runs"][0]["results"] == []
+
+
+def _workflow_steps() -> list[dict[str, Any]]:
+    workflow = yaml.safe_load((REPO / "docs" / "github-actions.yml").read_text("utf-8"))
+    steps: list[dict[str, Any]] = workflow["jobs"]["check"]["steps"]
+    return steps
+
+
+def _check_commands(script: str) -> list[list[str]]:
+    """The `holodeck-lsp check` command lines of a step's script, as argument lists."""
+    commands = []
+    for line in script.splitlines():
+        if line.strip().startswith("holodeck-lsp check"):
+            words = shlex.split(line.split(">")[0].split("||")[0])
+            commands.append(words[1:])
+    return commands
+
+
+def test_example_workflow_annotates_and_uploads_what_check_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    steps = _workflow_steps()
+    scripts = [step["run"] for step in steps if "holodeck-lsp check" in step.get("run", "")]
+    commands = [c for script in scripts for c in _check_commands(script)]
+    formats = [c[c.index("--format") + 1] for c in commands]
+    assert formats == ["github", "sarif"]
+    (upload,) = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload")]
+    assert f"> {upload['with']['sarif_file']}" in scripts[1]
+    # The commands work as written, here on a clean folder of this repository.
+    monkeypatch.chdir(FIXTURES / "valid")
+    for args in commands:
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
