@@ -1,0 +1,49 @@
+"""Mutants of files HoloDeck accepts get HoloDeck's verdict from ``holodeck-lsp check``.
+
+A fixed, seeded set of mutants (see ``mutations.py``: dropped and misspelled keys, values of
+the wrong type, edge numbers, bad matchers, tabs, ...) of the real corpus and the valid
+fixtures is judged by HoloDeck 0.7.1 and by ``check``; every file where one refuses and the
+other does not is listed with the mutations applied, HoloDeck's error and our diagnostics.
+
+Larger campaigns with other seeds: ``python -m tests.differential.mutation_campaign``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.differential.mutation_campaign import judge
+from tests.differential.mutations import generate
+
+pytestmark = pytest.mark.slow
+
+SEED = 20250701
+COUNT = 300
+
+
+def test_generation_is_deterministic(tmp_path: Path) -> None:
+    first = generate(SEED, 12, tmp_path / "a")
+    second = generate(SEED, 12, tmp_path / "b")
+
+    def contents(root: Path) -> dict[str, bytes]:
+        return {
+            str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+        }
+
+    assert [m.mutations for m in first] == [m.mutations for m in second]
+    assert contents(tmp_path / "a") == contents(tmp_path / "b")
+
+
+def test_every_mutant_gets_holodecks_verdict(
+    oracle_python: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    mutants = generate(SEED, COUNT, tmp_path_factory.mktemp("mutants"))
+
+    disagreements = [d for d in judge(mutants, oracle_python) if d.excused is None]
+
+    assert not disagreements, (
+        f"{len(disagreements)} of {len(mutants)} mutants: holodeck-lsp's error verdict differs "
+        "from HoloDeck 0.7.1's\n\n" + "\n\n".join(d.render() for d in disagreements)
+    )
