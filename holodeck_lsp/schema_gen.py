@@ -7,8 +7,9 @@ meets, and a post-processing pass turns the result into what YAML editors work b
   from its own kind instead of "matches none of";
 - rules that live in validators (matchers, `turns` beside single-turn keys, blank text,
   limits) are added from the constants and validators the models use;
-- a `${VAR}` reference is accepted wherever a scalar is expected, and so is a quoted
-  number or boolean, because HoloDeck substitutes and coerces before it validates;
+- a value holding a `${VAR}` reference is accepted wherever it stands, and so are the
+  conversions the models make (a quoted number, ...), as HoloDeck substitutes and
+  converts before it validates;
 - keys the project `config.yaml` may supply are not required in the agent file;
 - every property carries `description` and `markdownDescription`, and editors get
   `defaultSnippets` for a new test case, turn and expected tool.
@@ -414,19 +415,22 @@ def _one_of_two(first: str, second: str, given: Schema) -> list[Schema]:
         {"not": {"allOf": absent}, "errorMessage": f"give '{first}' or '{second}'"},
         {
             "if": {"required": [first], "properties": {first: given}},
-            "then": {
-                "properties": {second: {"description": both, "not": given, "errorMessage": both}}
-            },
+            "then": {"properties": {second: _unless_env({"not": given}, both)}},
         },
     ]
 
 
-def _null_unless_env(message: str) -> Schema:
+def _unless_env(rule: Schema, message: str) -> Schema:
+    """``rule`` for a value that holds no `${VAR}` reference (one that does is unknown)."""
     return {
         "description": message,
         "if": {"type": "string", "pattern": _ENV_REF},
-        "else": {"type": "null", "errorMessage": message},
+        "else": {**rule, "errorMessage": message},
     }
+
+
+def _null_unless_env(message: str) -> Schema:
+    return _unless_env({"type": "null"}, message)
 
 
 def _single_or_multi_turn() -> list[Schema]:

@@ -44,6 +44,10 @@ VALUES = [
     "openai", "image", "pkg.mod:fn", "\u200b", [], ["x"], [{}], {}, {"name": "x"},
     {"fuzzy": "a"}, {"fuzzy": "a", "regex": "b"}, {"input": "hi"},
 ]  # fmt: skip
+KEYS = [
+    "zzz", "type", "input", "turns", "name", "args", "count", "path", "url", "inline", "file",
+    "test_cases", "test_cases_file", "metric", "grader", "criteria", "metric_type", "model",
+]  # fmt: skip
 
 
 def _containers(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -79,7 +83,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, Any]:
         action = draw(st.sampled_from(["set", "delete", "add"]))
         value = copy.deepcopy(draw(st.sampled_from(VALUES)))  # later steps may change it
         if action == "add" or not keys:
-            new_key = draw(st.sampled_from(["zzz", "type", "input", "turns", "name", "args"]))
+            new_key = draw(st.sampled_from(KEYS))
             if isinstance(target, dict):
                 target[new_key] = value
             else:
