@@ -16,6 +16,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from holodeck_lsp import __version__
+from holodeck_lsp.server import gc_pause
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -154,6 +155,7 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     """Run the language server on stdio, or on TCP when a port is given."""
     _configure_logging()
     server = create_server()
+    gc_pause.settle_startup()
     if port is not None:
         server.start_tcp(host or "127.0.0.1", port)
     else:

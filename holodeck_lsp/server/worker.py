@@ -13,6 +13,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from holodeck_lsp.server import gc_pause
+
 T = TypeVar("T")
 _STOP = object()
 
@@ -45,7 +47,9 @@ class Worker:
             if self._stopped or not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result(fn(*args))
+                with gc_pause.paused():  # jobs build large object trees: see gc_pause
+                    result = fn(*args)
+                future.set_result(result)
             except BaseException as exc:
                 future.set_exception(exc)
         while True:  # cancel what is left
