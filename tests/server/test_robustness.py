@@ -137,3 +137,34 @@ async def test_a_failing_feature_is_logged_and_answered_with_an_empty_result(
     ]
     assert [r.getMessage() for r in caplog.records] == [
         "textDocument/hover failed", "textDocument/documentSymbol failed"]
+
+
+async def test_the_server_also_listens_on_tcp_for_debugging(workspace: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    home = workspace.parent / "home"
+    home.mkdir(exist_ok=True)
+    env = server_env(home)
+    env["HOLODECK_LSP_LOG"] = "info"
+    process = await asyncio.create_subprocess_exec(
+        *SERVER, "--tcp", f"127.0.0.1:{port}", stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env)
+    assert process.stderr is not None
+    try:
+        while b"Serving on" not in await asyncio.wait_for(process.stderr.readline(), 60):
+            pass
+        client = Client()
+        await client.start_tcp("127.0.0.1", port)
+        result = await client.initialize_session(types.InitializeParams(
+            capabilities=types.ClientCapabilities()))
+        assert result.server_info == types.ServerInfo("holodeck-lsp", "0.1.0")
+        await client.shutdown_session()
+        await client.stop()  # type: ignore[no-untyped-call]
+        assert await asyncio.wait_for(process.wait(), 60) == 0
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        await process.wait()
