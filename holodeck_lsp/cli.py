@@ -6,6 +6,7 @@ them, so `check` starts fast enough for a pre-commit hook.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from enum import Enum
@@ -90,6 +91,10 @@ def check(
     color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour text.")] = None,
 ) -> None:
     """Validate files and folders; exit 0 clean, 1 on errors, 2 on bad usage or input."""
+    # A short-lived process building many long-lived objects: the cyclic collector would
+    # rescan them over and over (a large suite checks 3x faster without it), and
+    # reference counting frees what little is garbage.
+    gc.disable()
     from holodeck_lsp.check.files import DEFAULT_PATTERNS
     from holodeck_lsp.check.formats import REPORTERS, TextReporter
     from holodeck_lsp.check.runner import CheckOptions, check_paths
