@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from holodeck_lsp.core.config_merge import ConfigFile, find_config, merge_config
 from holodeck_lsp.core.diagnostics import Diagnostic, RelatedInformation, Severity
@@ -33,6 +33,7 @@ class TestCasesFile(BaseModel):
     """Validation root of a standalone test-case file, so paths read `test_cases[i]`."""
 
     __test__ = False
+    model_config = ConfigDict(defer_build=True)
     test_cases: list[TestCaseModel]
 
 

@@ -7,7 +7,6 @@ crashing module from taking the editor's server (or `check`) down with it.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,8 @@ def import_grader(
     spec: str, first_on_path: list[Path], timeout: float = 10.0, python: str | None = None
 ) -> ImportOutcome:
     """Import ``spec`` in a fresh interpreter and report what happened."""
+    import subprocess  # only here: `check` without --import-graders never needs it
+
     command = [
         python or sys.executable,
         "-c",
