@@ -15,6 +15,13 @@ from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
 from holodeck_lsp.runner.backends.http import RetryPolicy
 from holodeck_lsp.runner.engine import CaseOutcome, EngineSettings, run_suite
+from holodeck_lsp.runner.evaluators.judge import JudgePanel, ledger_line
+from holodeck_lsp.runner.evaluators.preflight import (
+    MetricSetupError,
+    build_panel,
+    check_libraries,
+    enabled,
+)
 from holodeck_lsp.runner.exchange import (
     Recorder,
     RecordingBackend,
@@ -138,6 +145,34 @@ async def _execute(
     finally:
         progress.stop()
         await backend.close()
+        if settings.judges is not None:
+            await settings.judges.close()
+
+
+def _judges(
+    suite: LoadedSuite,
+    options: RunOptions,
+    cases: list[PlannedCase],
+    backend: Backend,
+    recorder: Recorder | None,
+    parallelism: int,
+    env: Mapping[str, str],
+) -> JudgePanel | None:
+    """Judge models of the selected cases' metrics; their libraries are checked too."""
+    metrics = enabled(m for case in cases for turn in case.turns for m in turn.metrics)
+    check_libraries(metrics)
+    execution = getattr(suite.agent, "execution", None)
+    timeout = options.llm_timeout or getattr(execution, "llm_timeout", None)
+    return build_panel(
+        suite.agent,
+        metrics,
+        replay=backend if isinstance(backend, ReplayBackend) else None,
+        recorder=recorder,
+        env=env,
+        policy=options.retry,
+        parallelism=parallelism,
+        timeout=float(timeout or DEFAULT_LLM_TIMEOUT),
+    )
 
 
 def summary_line(report: TestReport) -> str:
@@ -159,15 +194,16 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
         backend, recorder = _backend(suite, options, parallelism, err, env)
+        judges = _judges(suite, options, cases, backend, recorder, parallelism, env)
         if not cases:
             err.write("warning: no test case selected\n")
     except ConfigError as exc:
         _print_config_error(exc, err)
         return EXIT_CONFIG
-    except (UsageError, BackendConfigError, ReplayFileError) as exc:
+    except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
-    settings = EngineSettings(suite.folder, suite.graders, parallelism)
+    settings = EngineSettings(suite.folder, suite.graders, parallelism, judges)
     start = time.perf_counter()
     try:
         outcomes = asyncio.run(_execute(backend, cases, settings, options.quiet, err))
@@ -186,6 +222,8 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         environment["replay"] = str(options.replay)
     if shard is not None:
         environment["shard"] = f"{shard[0]}/{shard[1]}"
+    if judges is not None:
+        environment.update(judges.ledger.environment())
     report = build_report(
         suite.agent.name, str(options.agent_file), outcomes, duration, environment
     )
@@ -197,6 +235,9 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         err.write(f"error: cannot write: {exc}\n")
         return EXIT_EXECUTION
     out.write(summary_line(report) + "\n")
+    judged = ledger_line(report.environment)
+    if judged is not None:
+        out.write(judged + "\n")
     if any(o.execution_errors for o in outcomes):
         return EXIT_EXECUTION
     return EXIT_PASSED if report.summary.failed == 0 else EXIT_FAILED
@@ -217,4 +258,7 @@ def merge(paths: list[Path], outputs: list[Path], out: TextIO, err: TextIO) -> i
         err.write(f"error: cannot write: {exc}\n")
         return EXIT_EXECUTION
     out.write(summary_line(report) + "\n")
+    judged = ledger_line(report.environment)
+    if judged is not None:
+        out.write(judged + "\n")
     return EXIT_PASSED if report.summary.failed == 0 else EXIT_FAILED

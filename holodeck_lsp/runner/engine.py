@@ -13,6 +13,7 @@ from typing import Any
 from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, TurnResult
 from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
 from holodeck_lsp.runner.evaluators.dispatch import TurnView, evaluate
+from holodeck_lsp.runner.evaluators.judge import JudgePanel
 from holodeck_lsp.runner.files import with_files
 from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.rollup import roll_up_case, single_turn_case
@@ -31,6 +32,7 @@ class EngineSettings:
     agent_dir: Path
     graders: dict[str, Callable[..., Any]]
     parallelism: int = 1
+    judges: JudgePanel | None = None  # judge models of LLM-judged metrics
 
 
 @dataclass
@@ -104,10 +106,16 @@ class _CaseRun:
                 index,
                 self.case.name,
                 turn.turn_config,
+                self.case.label,
+                self.case.index,
+                "\n\n".join(p.markdown_content for p in processed if p.markdown_content),
             )
-            outcome = await evaluate(turn.metrics, view, self.settings.graders)
+            outcome = await evaluate(
+                turn.metrics, view, self.settings.graders, self.settings.judges
+            )
             metric_results, grader_details = outcome.results, outcome.grader_details or None
             errors.extend(outcome.errors)
+            self.execution_errors += outcome.execution_errors
             if outcome.stop_reason is not None:
                 self.stop_reason = outcome.stop_reason
         passed = (

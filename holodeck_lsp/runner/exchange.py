@@ -63,9 +63,10 @@ def _reply_from_json(data: dict[str, Any]) -> Reply:
 class TimedSession:
     """Bounds each turn by ``timeout`` seconds; the session itself lives on."""
 
-    def __init__(self, inner: Session, timeout: float) -> None:
+    def __init__(self, inner: Session, timeout: float, setting: str = "llm_timeout") -> None:
         self._inner = inner
         self._timeout = timeout
+        self._setting = setting  # named in the failure: which option set the limit
 
     async def send(self, turn: TurnRequest) -> Reply:
         try:
@@ -75,7 +76,7 @@ class TimedSession:
                     return await self._inner.send(turn)
             return await asyncio.wait_for(self._inner.send(turn), self._timeout)
         except (asyncio.TimeoutError, TimeoutError):
-            raise TurnTimeout(f"timed out after {self._timeout:g}s (llm_timeout)") from None
+            raise TurnTimeout(f"timed out after {self._timeout:g}s ({self._setting})") from None
 
     async def close(self) -> None:
         await self._inner.close()
@@ -100,6 +101,12 @@ class Recorder:
         self.agent = agent
         self.entries: list[tuple[tuple[int, int], dict[str, Any]]] = []
 
+    def as_agent(self, agent: str) -> Recorder:
+        """A recorder for another answering party (a judge model) into the same file."""
+        other = Recorder(agent)
+        other.entries = self.entries
+        return other
+
     def add(self, turn: TurnRequest, history: list[str], outcome: Reply | TurnFailure) -> None:
         entry: dict[str, Any] = {
             "fingerprint": fingerprint(self.agent, history, turn.message),
@@ -107,6 +114,8 @@ class Recorder:
             "turn_index": turn.turn_index,
             "message": turn.message,
         }
+        if turn.judge is not None:
+            entry["judge"] = turn.judge
         if isinstance(outcome, Reply):
             entry["reply"] = _reply_json(outcome)
         else:
@@ -188,8 +197,9 @@ class ReplaySession:
         self._history.append(turn.message)
         entries = self._backend.table.get(key)
         if not entries:
+            judged = f" (judge of '{turn.judge}')" if turn.judge is not None else ""
             raise ReplayMiss(
-                f"{turn.test_case}, turn {turn.turn_index}: no recorded exchange for this "
+                f"{turn.test_case}, turn {turn.turn_index}{judged}: no recorded exchange for this "
                 f"request in {self._backend.path} (the agent, an earlier turn or this "
                 f"message changed: {turn.message[:80]!r}); record again with --record"
             )
@@ -207,10 +217,16 @@ class ReplaySession:
 class ReplayBackend:
     """Answers every turn from a recording; never touches the network."""
 
-    def __init__(self, path: Path, agent: str) -> None:
+    def __init__(
+        self, path: Path, agent: str, table: dict[str, list[dict[str, Any]]] | None = None
+    ) -> None:
         self.path = path
         self.agent = agent
-        self.table = load_replay(path)
+        self.table = load_replay(path) if table is None else table
+
+    def as_agent(self, agent: str) -> ReplayBackend:
+        """Answers for another party (a judge model) from the same recording."""
+        return ReplayBackend(self.path, agent, self.table)
 
     async def create_session(self) -> Session:
         return ReplaySession(self)

@@ -14,6 +14,7 @@ from holodeck_lsp.runner.rollup import summarize
 
 # Where each result sits in the suite file, so shard reports merge back in suite order.
 CASE_INDEXES = "case_indexes"
+JUDGE_PREFIX = "judge_"  # environment keys counting judge calls and tokens
 
 
 def build_report(
@@ -84,6 +85,9 @@ def merge_reports(paths: list[Path]) -> TestReport:
         for k, v in first.environment.items()
         if k not in ("shard", CASE_INDEXES) and all(r.environment.get(k) == v for _, r in reports)
     }
+    # Judge calls and tokens add up over the shards.
+    for key in {k for _, r in reports for k in r.environment if k.startswith(JUDGE_PREFIX)}:
+        shared[key] = str(sum(int(r.environment.get(key, "0")) for _, r in reports))
     # Shards run side by side: the merged run took as long as its slowest shard.
     duration = max(r.summary.total_duration_ms for _, r in reports)
     return TestReport(

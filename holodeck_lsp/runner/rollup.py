@@ -43,6 +43,7 @@ def roll_up_metrics(turns: list[TurnResult]) -> list[MetricResult]:
         errors = [f"[turn {i}] {m.error}" for i, m in runs if m.error]
         reasons = [f"[turn {i}] {m.reasoning}" for i, m in runs if m.reasoning]
         times = [m.evaluation_time_ms for _, m in runs if m.evaluation_time_ms is not None]
+        retries = [m.retry_count for _, m in runs if m.retry_count is not None]
         out.append(
             MetricResult(
                 metric_name=name,
@@ -52,6 +53,7 @@ def roll_up_metrics(turns: list[TurnResult]) -> list[MetricResult]:
                 passed=_all_passed([m.passed for _, m in runs]),
                 scale=first.scale,
                 error="; ".join(errors) or None,
+                retry_count=sum(retries) if retries else None,
                 evaluation_time_ms=sum(times) if times else None,
                 model_used=first.model_used,
                 reasoning="; ".join(reasons) or None,

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from holodeck_lsp.models.evaluation import EvaluationMetric
+from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, RAGMetric
 from holodeck_lsp.runner.evaluators.code import GraderReturnError, interpret, make_context
+from holodeck_lsp.runner.evaluators.dispatch import AnyMetric, TurnView, evaluate
 from holodeck_lsp.runner.evaluators.text import equality, numeric
 from tests.runner.helpers import run_suite, turns, write
 
@@ -308,28 +309,18 @@ def test_text_metrics_run_only_on_turns_with_ground_truth(tmp_path: Path) -> Non
     assert report["summary"]["metrics_evaluated"] == {"numeric": 1, "equality": 1}
 
 
-def test_metrics_this_runner_does_not_compute_are_errors_never_passes(tmp_path: Path) -> None:
-    cases = """
-  - name: judged
-    ground_truth: a
-    input: a
-    evaluations:
-      - {metric: bleu}
-      - {metric: relevance}
-      - {type: geval, name: Tone, criteria: Polite}
-      - {type: rag, metric_type: faithfulness}
-      - {metric: equality, enabled: false}
-"""
-    code, report, _ = run_suite(graded_suite(tmp_path, cases), "--agent", "echo_agent:factory")
-    assert code == 1
-    assert [
-        (m["metric_name"], m["kind"], m["passed"], m["error"])
-        for m in report["results"][0]["metric_results"]
-    ] == [
-        ("bleu", "standard", False, "not supported by this runner yet"),
-        ("relevance", "standard", False, "not supported by this runner yet"),
-        ("Tone", "geval", False, "not supported by this runner yet"),
-        ("faithfulness", "rag", False, "not supported by this runner yet"),
+async def test_a_judged_metric_without_a_judge_is_an_error_never_a_pass() -> None:
+    view = TurnView("q", "a", "a", [], ["passage"], 0, "judged", None)
+    metrics: list[AnyMetric] = [
+        EvaluationMetric.model_validate({"metric": "relevance"}),
+        GEvalMetric.model_validate({"name": "Tone", "criteria": "Polite"}),
+        RAGMetric.model_validate({"metric_type": "faithfulness"}),
+    ]
+    outcome = await evaluate(metrics, view, {})
+    assert [(m.metric_name, m.kind, m.passed, m.error) for m in outcome.results] == [
+        ("relevance", "standard", False, "no judge model is available to this evaluation"),
+        ("Tone", "geval", False, "no judge model is available to this evaluation"),
+        ("faithfulness", "rag", False, "no judge model is available to this evaluation"),
     ]
 
 

@@ -17,6 +17,7 @@ class TurnRequest:
     turn_index: int
     test_case: str  # the test case's name, or `test_cases[i]`
     case_index: int = 0
+    judge: str | None = None  # the metric, when a judge model grades the turn
 
 
 @dataclass

@@ -131,11 +131,24 @@ def build_backend(
         except ImportFailure as exc:
             raise BackendConfigError(f"--agent {python_agent}: {exc}") from None
         return BackendPlan(PythonBackend(factory))
-    model = agent.model
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
     openai = getattr(agent, "openai", None)
     max_calls = getattr(openai, "max_turns", None) or 10
+    backend = model_backend(agent.model, prompt, tools, max_calls, parallelism, env, policy)
+    return BackendPlan(backend, warnings)
+
+
+def model_backend(
+    model: LLMProvider,
+    prompt: str,
+    tools: ToolBox,
+    max_calls: int,
+    parallelism: int,
+    env: Mapping[str, str],
+    policy: RetryPolicy | None,
+) -> Backend:
+    """A live backend for one model: the agent's, or a judge's (no tools, one call)."""
     connections = max(parallelism, 4)
     if model.provider is ProviderEnum.ANTHROPIC:
         auth = model.auth_provider
@@ -162,7 +175,7 @@ def build_backend(
         client = JsonClient(
             headers, policy, connections, tls=not messages.url.startswith("http:"), env=env
         )
-        return BackendPlan(MessagesBackend(messages, client, tools), warnings)
+        return MessagesBackend(messages, client, tools)
     url, headers = _chat_target(model, env)
     chat = ChatSettings(
         url=url,
@@ -174,4 +187,4 @@ def build_backend(
         max_model_calls=max_calls,
     )
     client = JsonClient(headers, policy, connections, tls=not url.startswith("http:"), env=env)
-    return BackendPlan(ChatBackend(chat, client, tools), warnings)
+    return ChatBackend(chat, client, tools)

@@ -1,2 +1,2 @@
-"""Metrics computed on a turn: deterministic text metrics, code graders, and the metrics
-this runner does not compute yet (reported as errors, never as passes)."""
+"""Metrics computed on a turn: deterministic text metrics, n-gram overlap, code graders
+and LLM-judged metrics."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,11 +15,15 @@ from holodeck_lsp.models.evaluation import (
     RAGMetric,
 )
 from holodeck_lsp.models.test_result import MetricKind, MetricResult, ToolInvocation
+from holodeck_lsp.runner.backends.base import TurnRequest
 from holodeck_lsp.runner.evaluators.code import GraderReturnError, make_context, run_grader
+from holodeck_lsp.runner.evaluators.judge import JudgePanel
+from holodeck_lsp.runner.evaluators.judged import is_judged, judge_metric, needs, turn_context
+from holodeck_lsp.runner.evaluators.nlp import SCORERS, MissingLibrary
+from holodeck_lsp.runner.evaluators.rubrics import JudgeInputs
 from holodeck_lsp.runner.evaluators.text import PathMissing, equality, extract, numeric
 
 AnyMetric = EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric
-NOT_SUPPORTED = "not supported by this runner yet"
 # Metrics that compare the reply with `ground_truth`: they run only where there is one.
 TEXT_METRICS = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
 
@@ -49,6 +54,9 @@ class TurnView:
     turn_index: int
     test_case_name: str | None
     turn_config: dict[str, Any] | None
+    case_label: str = ""  # the test case's name, or `test_cases[i]`
+    case_index: int = 0
+    files_text: str | None = None  # the turn's files as sent to the agent
 
 
 @dataclass
@@ -56,7 +64,8 @@ class MetricsOutcome:
     results: list[MetricResult] = field(default_factory=list)
     grader_details: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-    stop_reason: str | None = None  # a fail_on_error grader raised
+    stop_reason: str | None = None  # a fail_on_error metric could not be computed
+    execution_errors: int = 0  # judge calls lost to the model service
 
 
 def _result(metric: AnyMetric, start: float, **values: Any) -> MetricResult:
@@ -77,10 +86,27 @@ def _standard(metric: EvaluationMetric, view: TurnView, start: float) -> MetricR
             actual = extract(view.response, metric.response_path)
         except PathMissing as exc:
             return _result(metric, start, score=0.0, passed=False, reasoning=str(exc))
+    if metric.metric in SCORERS:
+        return _overlap(metric, actual, view.ground_truth, start)
     judge = equality if metric.metric == "equality" else numeric
     verdict = judge(actual, view.ground_truth, metric)
     score = 1.0 if verdict.passed else 0.0
     return _result(metric, start, score=score, passed=verdict.passed, reasoning=verdict.reason)
+
+
+def _overlap(metric: EvaluationMetric, actual: Any, truth: str, start: float) -> MetricResult:
+    """bleu, rouge, meteor: a score in [0, 1]; passed is score >= threshold, if one is set."""
+    # A leaf picked by response_path is graded as its text.
+    text = actual if isinstance(actual, str) else json.dumps(actual, ensure_ascii=False)
+    try:
+        score = SCORERS[metric.metric](text, truth)
+    except MissingLibrary as exc:
+        return _result(metric, start, score=0.0, passed=False, error=str(exc))
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        return _result(metric, start, score=0.0, passed=False, error=error)
+    passed = score >= metric.threshold if metric.threshold is not None else True
+    return _result(metric, start, score=score, passed=passed, scale="0-1")
 
 
 def _applies(metric: AnyMetric, view: TurnView) -> bool:
@@ -88,24 +114,63 @@ def _applies(metric: AnyMetric, view: TurnView) -> bool:
         return False
     if isinstance(metric, EvaluationMetric) and metric.metric in TEXT_METRICS:
         return view.ground_truth is not None
+    if isinstance(metric, (GEvalMetric, RAGMetric)):
+        truth, retrieved = needs(metric)
+        return not (truth and view.ground_truth is None) and not (
+            retrieved and not view.retrieval_context
+        )
     return True
 
 
 async def evaluate(
-    metrics: list[AnyMetric], view: TurnView, graders: dict[str, Callable[..., Any]]
+    metrics: list[AnyMetric],
+    view: TurnView,
+    graders: dict[str, Callable[..., Any]],
+    judges: JudgePanel | None = None,
 ) -> MetricsOutcome:
     out = MetricsOutcome()
     for metric in metrics:
         if not _applies(metric, view):
             continue
         start = time.perf_counter()
-        if isinstance(metric, EvaluationMetric) and metric.metric in ("equality", "numeric"):
-            out.results.append(_standard(metric, view, start))
-        elif isinstance(metric, CodeMetric):
+        if isinstance(metric, CodeMetric):
             await _code(metric, view, graders[metric.grader], out, start)
+        elif is_judged(metric):
+            await _judged(metric, view, judges, out)
         else:
-            out.results.append(_result(metric, start, score=0.0, passed=False, error=NOT_SUPPORTED))
+            assert isinstance(metric, EvaluationMetric)
+            _record(metric, _standard(metric, view, start), out)
     return out
+
+
+def _record(metric: AnyMetric, result: MetricResult, out: MetricsOutcome) -> None:
+    """Keep the result; a metric that could not be computed with fail_on_error stops the
+    test case."""
+    out.results.append(result)
+    if result.error is not None and metric.fail_on_error:
+        name = result.metric_name
+        out.errors.append(f"metric '{name}' could not be computed: {result.error} (fail_on_error)")
+        out.stop_reason = f"metric '{name}' failed with fail_on_error"
+
+
+async def _judged(
+    metric: EvaluationMetric | GEvalMetric | RAGMetric,
+    view: TurnView,
+    judges: JudgePanel | None,
+    out: MetricsOutcome,
+) -> None:
+    given = JudgeInputs(
+        input=view.input,
+        response=view.response,
+        ground_truth=view.ground_truth,
+        context=turn_context(view.retrieval_context, view.files_text, view.tool_invocations),
+        retrieval_context=view.retrieval_context,
+    )
+    name = metric_name(metric)
+    request = TurnRequest("", view.turn_index, view.case_label, view.case_index, judge=name)
+    judged = await judge_metric(metric, name, metric_kind(metric), given, request, judges)
+    out.execution_errors += judged.execution_error
+    _record(metric, judged.result, out)
 
 
 async def _code(

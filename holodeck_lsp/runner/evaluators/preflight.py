@@ -1,0 +1,74 @@
+"""Before any agent call: the metric libraries are importable and every judge model can be
+called (or answered from the recording), so a run never stops half-way for either."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric
+from holodeck_lsp.runner.backends.base import Backend
+from holodeck_lsp.runner.backends.choose import BackendConfigError, model_backend
+from holodeck_lsp.runner.backends.http import RetryPolicy
+from holodeck_lsp.runner.backends.tools import ToolBox
+from holodeck_lsp.runner.evaluators.dispatch import AnyMetric, metric_name
+from holodeck_lsp.runner.evaluators.judge import JudgePanel, LiveChannel, ReplayChannel
+from holodeck_lsp.runner.evaluators.judged import is_judged
+from holodeck_lsp.runner.evaluators.nlp import MODULES, missing_library
+from holodeck_lsp.runner.evaluators.rubrics import SYSTEM_PROMPT
+from holodeck_lsp.runner.exchange import Recorder, ReplayBackend
+
+
+class MetricSetupError(Exception):
+    """A metric of the suite cannot run here; the message says why and what to do."""
+
+
+def enabled(metrics: Iterable[AnyMetric]) -> list[AnyMetric]:
+    return [m for m in metrics if m.enabled]
+
+
+def check_libraries(metrics: Iterable[AnyMetric]) -> None:
+    """Every n-gram metric used has its library installed."""
+    wanted = {m.metric for m in metrics if isinstance(m, EvaluationMetric) and m.metric in MODULES}
+    problems = [p for p in (missing_library(name) for name in sorted(wanted)) if p]
+    if problems:
+        raise MetricSetupError("; ".join(problems))
+
+
+def build_panel(
+    agent: Agent,
+    metrics: Iterable[AnyMetric],
+    *,
+    replay: ReplayBackend | None,
+    recorder: Recorder | None,
+    env: Mapping[str, str],
+    policy: RetryPolicy | None,
+    parallelism: int,
+    timeout: float,
+) -> JudgePanel | None:
+    """The judges of the run's LLM-judged metrics, or None when it has none."""
+    judged = [m for m in metrics if not isinstance(m, CodeMetric) and is_judged(m)]
+    if not judged:
+        return None
+    evaluations = agent.evaluations
+    default = (evaluations.model if evaluations is not None else None) or agent.model
+    if replay is not None:
+        return JudgePanel(ReplayChannel(replay), default, timeout)
+    backends: dict[str, Backend] = {}
+    panel = JudgePanel(LiveChannel(backends, recorder), default, timeout)
+    for metric in judged:
+        model = panel.model_for(metric.model)
+        if model.key in backends:
+            continue
+        # Judges grade at temperature 0, whatever the model block says: the same reply
+        # should get the same grade.
+        config = model.config.model_copy(update={"temperature": 0.0})
+        try:
+            backends[model.key] = model_backend(
+                config, SYSTEM_PROMPT, ToolBox(), 1, parallelism, env, policy
+            )
+        except BackendConfigError as exc:
+            raise MetricSetupError(
+                f"judge model '{model.name}' of metric '{metric_name(metric)}': {exc}"
+            ) from None
+    return panel
