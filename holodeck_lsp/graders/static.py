@@ -47,6 +47,16 @@ class Resolution:
     target: GraderLocation | None = None
 
 
+def _exists(path: Path, kind: str = "any") -> bool:
+    """A file-system test that answers False for names no file system can hold."""
+    try:
+        return (
+            path.is_file() if kind == "file" else path.is_dir() if kind == "dir" else path.exists()
+        )
+    except OSError:  # ENAMETOOLONG and the like
+        return False
+
+
 def find_module(module: str, search_path: list[Path]) -> Path | Literal["opaque"] | None:
     """The source file of ``module``; "opaque" when it exists but has no readable source."""
     if module.split(".")[0] in sys.builtin_module_names:
@@ -54,19 +64,19 @@ def find_module(module: str, search_path: list[Path]) -> Path | Literal["opaque"
     parts = module.split(".")
     for root in search_path:
         base = root.joinpath(*parts)
-        if not all(root.joinpath(*parts[:i]).is_dir() for i in range(1, len(parts))):
+        if not all(_exists(root.joinpath(*parts[:i]), "dir") for i in range(1, len(parts))):
             continue
-        if base.with_suffix(".py").is_file():
+        if _exists(base.with_suffix(".py"), "file"):
             return base.with_suffix(".py")
-        if (base / "__init__.py").is_file():
+        if _exists(base / "__init__.py", "file"):
             return base / "__init__.py"
         parent = base.parent
-        if parent.is_dir() and any(
+        if _exists(parent, "dir") and any(
             p.name.startswith(parts[-1] + ".") and p.suffix in _EXTENSION_SUFFIXES
             for p in parent.iterdir()
         ):
             return "opaque"
-        if base.is_dir():  # a namespace package: importable, holds no attributes of its own
+        if _exists(base, "dir"):  # a namespace package: importable, holds no attributes of its own
             return "opaque"
     return None
 
@@ -143,7 +153,7 @@ def resolve_grader(spec: str, search_path: list[Path]) -> Resolution:
     if binding is None:
         source = located.read_text(encoding="utf-8", errors="replace")
         sibling = located.parent / name
-        if any(m in source for m in _DYNAMIC_MARKERS) or sibling.with_suffix(".py").exists():
+        if any(m in source for m in _DYNAMIC_MARKERS) or _exists(sibling.with_suffix(".py")):
             return Resolution("unknown", module_file=located)
         return Resolution(
             "attr-missing", f"module {module!r} ({located.name}) defines no {name!r}", located
