@@ -34,10 +34,24 @@ def test_the_example_replays_offline_and_passes(
         "--no-user-config",
     )
     assert code == 0, err
-    assert out.startswith("3 test case(s) run: 3 passed, 0 failed (100%)")
+    summary, judged = out.splitlines()
+    assert summary.startswith("3 test case(s) run: 3 passed, 0 failed (100%)")
+    # The geval metric's judge answered from the recording too.
+    assert judged == "judge: 10 call(s), 2,754 token(s) (2,414 prompt, 340 completion)"
     data = json.loads(report.read_text())
     assert [len(r["turns"]) for r in data["results"]] == [4, 3, 3]
-    assert data["summary"]["average_scores"] == {"numeric": 1.0, "grounded_in_tools": 1.0}
+    assert data["summary"]["average_scores"] == pytest.approx(
+        {"numeric": 1.0, "grounded_in_tools": 1.0, "answer format": (1.0 + 1.0 + 14 / 15) / 3}
+    )
+    results = data["results"][2]["turns"][0]["metric_results"]
+    (graded,) = [m for m in results if m["kind"] == "geval"]
+    assert {k: graded[k] for k in ("metric_name", "kind", "score", "passed", "model_used")} == {
+        "metric_name": "answer format",
+        "kind": "geval",
+        "score": 0.8,
+        "passed": True,
+        "model_used": "gpt-4o",
+    }
     details = data["results"][2]["turns"][0]["arg_match_details"]
     assert details == [
         {
