@@ -75,7 +75,7 @@ METRICS: list[tuple[str, str, dict[str, Any], tuple[str, str, float, float | Non
         "geval",
         "{type: geval, name: Tone, criteria: Polite and precise.}",
         {"score": 7, "reason": "R-geval"},
-        ("Tone", "geval", 0.7, 0.5, True),  # 0-10, default threshold 0.5
+        ("Tone", "geval", 0.7, None, True),  # 0-10; no threshold: reported, passes
     ),
     (
         "faithfulness",
@@ -435,3 +435,23 @@ def test_merged_shards_add_up_judge_calls(tmp_path: Path) -> None:
     assert code == 0
     assert out.splitlines()[1:] == ["judge: 4 call(s), 480 token(s) (400 prompt, 80 completion)"]
     assert json.loads(merged.read_text())["environment"]["judge_calls"] == "4"
+
+
+def test_an_anthropic_judge(tmp_path: Path) -> None:
+    judge = '{provider: anthropic, name: claude-judge, endpoint: "ROOT"}'
+    cases = f"  - input: q\n    evaluations: [{{metric: relevance, model: {judge}}}]\n"
+    with FakeModelServer(lambda p, b: valid({"score": 5, "reason": "on point"})) as server:
+        files = suite_at(server.url, cases)
+        files["agent.yaml"] = files["agent.yaml"].replace("ROOT", server.root)
+        agent = write(tmp_path, files)
+        code, report, err = run_suite(agent, "--agent", "echo:factory")
+        ((path, _, body),) = server.requests
+    (result,) = report["results"][0]["metric_results"]
+    assert code == 0, err
+    assert (result["score"], result["reasoning"], result["model_used"]) == (
+        1.0,
+        "on point",
+        "claude-judge",
+    )
+    assert (path, body["model"], body["temperature"]) == ("/v1/messages", "claude-judge", 0.0)
+    assert body["system"].startswith("You grade the work of an AI agent")

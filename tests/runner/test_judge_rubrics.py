@@ -181,8 +181,8 @@ def test_malformed_verdicts(metric: Any, data: dict[str, Any], why: str) -> None
 
 
 def test_thresholds_of_judged_metrics() -> None:
-    geval = GEvalMetric.model_validate({"name": "T", "criteria": "C."})
-    assert rubric_for(geval, GIVEN).threshold == 0.5  # unset: 0.5
-    assert rubric_for(STRICT, GIVEN).threshold == 1.0  # strict: only a perfect score
-    assert rubric_for(RELEVANCE, GIVEN).threshold is None  # unset: reported, passes
+    geval = GEvalMetric.model_validate({"name": "T", "criteria": "C.", "threshold": 0.8})
+    assert rubric_for(geval, GIVEN).threshold == 0.8
+    assert rubric_for(STRICT, GIVEN).threshold is None  # unset: reported, passes
+    assert rubric_for(RELEVANCE, GIVEN).threshold is None
     assert rubric_for(PRECISION, GIVEN).threshold == 0.5  # the RAG default

@@ -6,6 +6,9 @@ that object, in [0, 1]:
 - `groundedness`, `relevance`, `coherence`, `fluency`: a rating from 1 to `scale`
   (default 5), divided by `scale`.
 - `geval`: a rating from 0 to 10, divided by 10; with `strict_mode`, 1 or 0.
+
+As for every metric but code graders, `passed` is `score >= threshold`, and a metric
+without a threshold reports its score and passes.
 - RAG metrics: the judge gives one verdict per claim, statement, sentence or passage and
   the score is counted from the verdicts, so it does not rest on a number the judge
   picked.
@@ -186,11 +189,7 @@ def geval_rubric(metric: GEvalMetric, given: JudgeInputs) -> Rubric:
             return Verdict(value, reason(data))
         return Verdict(number(data, "score", 0, GEVAL_MAX) / GEVAL_MAX, reason(data))
 
-    # strict_mode passes only a perfect score; otherwise 0.5 unless a threshold is set.
-    threshold = (
-        1.0 if metric.strict_mode else (metric.threshold if metric.threshold is not None else 0.5)
-    )
-    return Rubric("\n\n".join(parts), read, threshold)
+    return Rubric("\n\n".join(parts), read, metric.threshold)
 
 
 # --- RAG metrics ---------------------------------------------------------------------
