@@ -26,7 +26,7 @@ REFERENCE = [
         ("The cars were parked outside.", "The car is parked outside."),
         (0.32466792, 0.6, 0.80666667),
     ),
-    # No synonym stage: "automobile" does not match "car" (0.99 with WordNet synonyms).
+    # No synonym stage: "automobile" does not match "car" (0.996 with WordNet synonyms).
     (("The automobile is red.", "The car is red."), (0.42728701, 0.75, 0.75)),
     (("nothing alike", "completely different words"), (0.0, 0.0, 0.0)),
     (("Paris", "Paris"), (1.0, 1.0, 0.5)),
