@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from holodeck_lsp.core.config_merge import ConfigFile, find_config, merge_config
 from holodeck_lsp.core.diagnostics import Diagnostic, RelatedInformation, Severity
+from holodeck_lsp.core.incremental_yaml import load_yaml_incremental
 from holodeck_lsp.core.lints import lint_agent, lint_test_cases
 from holodeck_lsp.core.pydantic_errors import report_validation_error
 from holodeck_lsp.core.reporter import Reporter, SourceDoc, related_at
@@ -48,6 +49,8 @@ class ValidationContext:
     import_graders: bool = False
     grader_timeout: float = 10.0
     severity_overrides: dict[str, Severity | None] = field(default_factory=dict)
+    # Re-parse only the test cases that changed since the last call (the editor's path).
+    incremental: bool = False
 
     def read(self, path: Path) -> str | None:
         """The file's text, or None when it cannot be read."""
@@ -112,7 +115,7 @@ def validate_text(
     """Validate one file's text; never raises on any input."""
     ctx = context or ValidationContext()
     file = str(path)
-    loaded = load_yaml(text)
+    loaded = load_yaml_incremental(text) if ctx.incremental else load_yaml(text)
     doc = _doc(file, text, loaded)
     reporter = Reporter(loaded.data, _same_doc(doc))
     reporter.by_file[file] = []
@@ -320,7 +323,7 @@ def _attach_test_cases_file(
     result: ValidationResult,
 ) -> tuple[SourceDoc, YPath] | None:
     ref = logical.pop("test_cases_file", None)
-    if ref is None or (isinstance(ref, str) and "${" in ref):
+    if ref is None:
         return None
     where = ("test_cases_file",)
     if logical.get("test_cases") is not None:
@@ -328,6 +331,8 @@ def _attach_test_cases_file(
             where, "HL109", "give either 'test_cases' or 'test_cases_file', not both", part="key"
         )
         return None
+    if isinstance(ref, str) and "${" in ref:
+        return None  # which file is read is known only once the variable is set
     if not isinstance(ref, str) or not ref.strip():
         reporter.emit(where, "HL103", "test_cases_file must be a non-empty path")
         return None
