@@ -38,6 +38,8 @@ _CUSTOM_CODES = {
     E.MUTUALLY_EXCLUSIVE: "HL109",
     E.REQUIRES_ONE_OF: "HL110",
 }
+# Errors about a key being there at all: they stand whatever a `${VAR}` value turns into.
+_WHATEVER_THE_VALUE = {"extra_forbidden", E.MUTUALLY_EXCLUSIVE, E.TURNS_CONFLICT}
 _CHOICE_TYPES = {"literal_error", "enum", "union_tag_invalid"}
 _RANGE_TYPES = {
     "greater_than",
@@ -139,10 +141,8 @@ def report_validation_error(
         value = value_at(data, path)
         if error["type"] != "missing":
             missing = None  # an unmatched last segment is a union tag, not a key
-        if _has_env_ref(value) and missing is None and error["type"] != "extra_forbidden":
-            # `${VAR}` is substituted before HoloDeck validates: the value is unknown here
-            # (but a key that is not allowed stays wrong whatever its value).
-            continue
+        if _has_env_ref(value) and missing is None and error["type"] not in _WHATEVER_THE_VALUE:
+            continue  # `${VAR}` is substituted before HoloDeck validates: unknown here
         if error["type"] in _TYPE_NAMES and missing is None:
             type_errors[path].append(error)
             continue
