@@ -38,7 +38,7 @@ class SourceMap:
         self._nodes = nodes
 
     def __contains__(self, path: Path) -> bool:
-        return path in self._nodes
+        return self.get(path) is not None
 
     def get(self, path: Path) -> NodeInfo | None:
         return self._nodes.get(path)
@@ -46,10 +46,14 @@ class SourceMap:
     def paths(self) -> list[Path]:
         return list(self._nodes)
 
+    def items(self) -> list[tuple[Path, NodeInfo]]:
+        """Every path with its node (a copy of the table)."""
+        return [(path, info) for path in self.paths() if (info := self.get(path)) is not None]
+
     def nearest(self, path: Path) -> tuple[Path, NodeInfo] | None:
         """The node at ``path``, else at its longest prefix that exists."""
         for end in range(len(path), -1, -1):
-            info = self._nodes.get(path[:end])
+            info = self.get(path[:end])
             if info is not None:
                 return path[:end], info
         return None

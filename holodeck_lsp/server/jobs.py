@@ -151,6 +151,7 @@ def _run(snap: Snapshot) -> Outcome:
         search_paths=list(snap.roots),
         import_graders=snap.settings.import_graders,
         severity_overrides=snap.settings.severity,
+        incremental=True,
     )
     result = validate_text(snap.text, snap.path, context)
     outcome = Outcome(tracked=True, kind=result.kind)

@@ -1,0 +1,197 @@
+"""Parse a large suite one test case at a time, re-using the cases an edit did not touch.
+
+The language server validates on every keystroke; parsing a 1,000-case suite whole
+takes most of a second, while an edit changes one case. A block list of test cases
+(`test_cases:` followed by `- ` items, or a file that is such a list) is cut at its
+items; each item is parsed on its own and cached by its text, and the rest of the file
+is parsed with the items' lines blanked. The result is the same data, problems and
+positions as a whole parse (a property test holds the two together); anything this
+cutting cannot promise that for (anchors, merge keys, tabs, several documents, flow
+lists) is parsed whole.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from holodeck_lsp.core.source_map import NodeInfo, Path, SourceMap, Span
+from holodeck_lsp.core.yaml_loader import LoadedYaml, YamlProblem, load_yaml
+
+MIN_LINES = 400  # below this a whole parse is fast enough
+_CACHE_SIZE = 8192
+_UNSAFE = re.compile(r"(^|[\s\[{,:-])[&*!][\w<]|<<\s*:|\t|^(---|\.\.\.|%)", re.MULTILINE)
+_LIST_KEY = re.compile(r"test_cases:[ ]*(#.*)?")
+_BLANK = re.compile(r"[ ]*(#.*)?")
+
+
+@dataclass(frozen=True)
+class _Item:
+    ok: bool
+    data: Any
+    nodes: dict[Path, NodeInfo]  # lines relative to the item's first line
+    problems: tuple[YamlProblem, ...]
+
+
+_cache: OrderedDict[str, _Item] = OrderedDict()
+
+
+def _shift_span(span: Span | None, lines: int) -> Span | None:
+    if span is None:
+        return None
+    return Span(span.line + lines, span.col, span.end_line + lines, span.end_col)
+
+
+def _shift(info: NodeInfo, lines: int) -> NodeInfo:
+    return NodeInfo(_shift_span(info.key, lines), _shift_span(info.value, lines) or info.value,
+                    info.kind, info.style)
+
+
+class ChunkedSourceMap(SourceMap):
+    """A head map plus one map per list item, each kept in its own item's line numbers."""
+
+    def __init__(self, head: dict[Path, NodeInfo], prefix: Path,
+                 items: list[tuple[int, _Item]]) -> None:
+        super().__init__(head)
+        self._prefix = prefix
+        self._items = items
+        self._starts = [start for start, _ in items]
+
+    def _split(self, path: Path) -> tuple[int, Path] | None:
+        n = len(self._prefix)
+        if len(path) > n and path[:n] == self._prefix:
+            index = path[n]
+            if isinstance(index, int) and not isinstance(index, bool) and (
+                0 <= index < len(self._items)
+            ):
+                return index, (0, *path[n + 1:])
+        return None
+
+    def get(self, path: Path) -> NodeInfo | None:
+        inside = self._split(path)
+        if inside is None:
+            return self._nodes.get(path)
+        start, item = self._items[inside[0]]
+        info = item.nodes.get(inside[1])
+        return _shift(info, start) if info is not None else None
+
+    def paths(self) -> list[Path]:
+        out = list(self._nodes)
+        for index, (_, item) in enumerate(self._items):
+            out.extend((*self._prefix, index, *rel[1:]) for rel in item.nodes if rel)
+        return out
+
+    def path_at(self, line: int, col: int) -> Path | None:
+        index = bisect_right(self._starts, line) - 1
+        if index >= 0:
+            start, item = self._items[index]
+            best: Path | None = None
+            for rel, info in item.nodes.items():
+                if not rel:
+                    continue
+                shifted = _shift(info, start)
+                hit = shifted.value.contains(line, col) or (
+                    shifted.key is not None and shifted.key.contains(line, col)
+                )
+                if hit and (best is None or len(rel) > len(best)):
+                    best = rel
+            if best is not None:
+                return (*self._prefix, index, *best[1:])
+        return super().path_at(line, col)
+
+
+def _parse_item(text: str) -> _Item:
+    cached = _cache.get(text)
+    if cached is not None:
+        _cache.move_to_end(text)
+        return cached
+    loaded = load_yaml(text)
+    ok = loaded.parsed and isinstance(loaded.data, list) and len(loaded.data) == 1
+    item = _Item(ok, loaded.data[0] if ok else None, dict(loaded.source_map._nodes),
+                 tuple(loaded.problems))
+    _cache[text] = item
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return item
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _cut(lines: list[str]) -> tuple[Path, int, list[int], int] | None:
+    """(list path, key line or -1, item start lines, end line) of the suite's block list."""
+    key_line = next((i for i, line in enumerate(lines) if _LIST_KEY.fullmatch(line)), None)
+    first = key_line + 1 if key_line is not None else 0
+    while first < len(lines) and _BLANK.fullmatch(lines[first]):
+        first += 1
+    if first >= len(lines) or not lines[first].lstrip(" ").startswith("-"):
+        return None
+    indent = _indent(lines[first])
+    if key_line is None and indent != 0:
+        return None
+    starts, end = [], len(lines)
+    for i in range(first, len(lines)):
+        line = lines[i]
+        if _BLANK.fullmatch(line):
+            continue
+        depth = _indent(line)
+        if depth == indent and (line[depth:].startswith("- ") or line[depth:] == "-"):
+            starts.append(i)
+        elif depth < indent or (depth == indent and not line[depth:].startswith("-")):
+            end = i
+            break
+    if len(starts) < 2:
+        return None
+    if key_line is None and any(not _BLANK.fullmatch(line) for line in lines[end:]):
+        return None  # text after a top-level list: only a whole parse can judge it
+    return (("test_cases",) if key_line is not None else ()), (key_line or -1), starts, end
+
+
+def load_yaml_incremental(text: str) -> LoadedYaml:
+    """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
+    lines = text.split("\n")
+    if len(lines) < MIN_LINES or _UNSAFE.search(text):
+        return load_yaml(text)
+    cut = _cut(lines)
+    if cut is None:
+        return load_yaml(text)
+    prefix, key_line, starts, end = cut
+    bounds = list(zip(starts, [*starts[1:], end], strict=True))
+    items = [(a, _parse_item("\n".join(lines[a:b]) + "\n")) for a, b in bounds]
+    if not all(item.ok for _, item in items):
+        return load_yaml(text)  # let the whole parse say what is wrong, as `check` does
+    head_lines = list(lines)
+    head_lines[starts[0]:end] = [""] * (end - starts[0])
+    head = load_yaml("\n".join(head_lines)) if prefix else None
+    if head is not None and not (
+        head.parsed and isinstance(head.data, dict) and head.data.get("test_cases") is None
+    ):
+        return load_yaml(text)
+    data_items = [item.data for _, item in items]
+    head_nodes: dict[Path, NodeInfo] = dict(head.source_map._nodes) if head else {}
+    last_start, last = items[-1]
+    last_end = _shift(last.nodes[()], last_start).value
+    first_dash = Span(starts[0], _indent(lines[starts[0]]), last_end.end_line, last_end.end_col)
+    key = head_nodes[prefix].key if prefix and prefix in head_nodes else None
+    head_nodes[prefix] = NodeInfo(key, first_dash, "sequence", None)
+    if head is not None and () in head_nodes and prefix:
+        root = head_nodes[()]
+        head_nodes[()] = NodeInfo(root.key, Span(root.value.line, root.value.col,
+                                                 max(root.value.end_line, last_end.end_line),
+                                                 root.value.end_col), "mapping", None)
+    problems = list(head.problems) if head else []
+    for index, (start, item) in enumerate(items):
+        for p in item.problems:
+            path = (*prefix, index, *p.path[1:]) if p.path else prefix
+            problems.append(YamlProblem(p.kind, _shift_span(p.span, start) or p.span, p.message,
+                                        path, _shift_span(p.other, start)))
+    if head is not None:
+        data = dict(head.data)
+        data["test_cases"] = data_items
+    else:
+        data = data_items
+    return LoadedYaml(data, ChunkedSourceMap(head_nodes, prefix, items), problems)
