@@ -159,7 +159,7 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
     cut = _cut(lines)
     if cut is None:
         return load_yaml(text)
-    prefix, key_line, starts, end = cut
+    prefix, _key_line, starts, end = cut
     bounds = list(zip(starts, [*starts[1:], end], strict=True))
     items = [(a, _parse_item("\n".join(lines[a:b]) + "\n")) for a, b in bounds]
     if not all(item.ok for _, item in items):
@@ -189,9 +189,8 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
             path = (*prefix, index, *p.path[1:]) if p.path else prefix
             problems.append(YamlProblem(p.kind, _shift_span(p.span, start) or p.span, p.message,
                                         path, _shift_span(p.other, start)))
+    data: Any = data_items
     if head is not None:
         data = dict(head.data)
         data["test_cases"] = data_items
-    else:
-        data = data_items
     return LoadedYaml(data, ChunkedSourceMap(head_nodes, prefix, items), problems)

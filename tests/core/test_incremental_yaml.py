@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from holodeck_lsp.core.yaml_loader import LoadedYaml, load_yaml
 from tests.conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-from gen_suite import suite  # noqa: E402
+from gen_suite import suite
 
 BASE = suite(16)  # just over the size where cutting starts
 PAYLOAD = "".join(line[2:] + "\n" for line in BASE.split("test_cases:\n", 1)[1].splitlines())
@@ -53,7 +54,11 @@ EDITS = ["", "x", ":", "- ", "  ", "\n", "\n  - input: new\n", "'", "\"", "#", "
          "other: 1\n", "- stray\n", "\n- name: extra\n  input: hi\n", "    ", "|\n", "? "]
 
 
-@settings(max_examples=int(__import__("os").environ.get("HL_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("HL_EXAMPLES", "300")),  # more locally: HL_EXAMPLES=3000
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.sampled_from([BASE, PAYLOAD]), st.lists(
     st.tuples(st.floats(0, 1), st.sampled_from(EDITS), st.integers(0, 8)), min_size=1,
     max_size=3))
