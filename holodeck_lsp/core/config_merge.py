@@ -66,8 +66,8 @@ def _combined(configs: list[ConfigFile]) -> GlobalConfig | None:
 
 def _fill_model(model: dict[str, Any], providers: dict[str, Any]) -> None:
     key = model.get("provider")
-    if not key:
-        return
+    if not key or not isinstance(key, str):
+        return  # a list or mapping here makes HoloDeck crash; the model reports it
     entry = providers.get(key)
     if entry is None:
         entry = next((p for p in providers.values() if _provider_value(p) == key), None)
@@ -104,7 +104,9 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> None:
     if merged.mcp_servers:
         if not isinstance(agent.get("tools"), list):
             agent["tools"] = []
-        names = {t.get("name") for t in agent["tools"] if isinstance(t, dict)}
+        # Only a text name can match a server's (a list or mapping cannot even be hashed).
+        declared = [t for t in agent["tools"] if isinstance(t, dict)]
+        names = {t["name"] for t in declared if isinstance(t.get("name"), str)}
         for server in merged.mcp_servers:
             if server.name not in names:
                 agent["tools"].append(
