@@ -143,9 +143,8 @@ def load_yaml(text: str) -> LoadedYaml:
     """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``."""
     # libyaml accepts tabs as separators where the pure-Python scanner (HoloDeck's) refuses
     # them; only a text with a tab needs the slower loader to get HoloDeck's verdict.
-    loader = yaml.SafeLoader if "\t" in text else _Loader
     try:
-        root = yaml.compose(text, Loader=loader)
+        root = _compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
@@ -168,6 +167,17 @@ def load_yaml(text: str) -> LoadedYaml:
     builder = _Builder()
     data = builder.build(root, (), None)
     return LoadedYaml(data, SourceMap(builder.nodes), builder.problems)
+
+
+def _compose(text: str) -> Node | None:
+    if "\t" in text:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    try:
+        return yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        # libyaml also refuses texts the pure-Python reader (HoloDeck's) loads, such as a
+        # "\ud800" escape: HoloDeck's reader has the last word, and gives the error if any.
+        return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
 def _point(line: int, col: int) -> Span:
