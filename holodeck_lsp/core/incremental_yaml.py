@@ -23,9 +23,28 @@ from holodeck_lsp.core.yaml_loader import LoadedYaml, YamlProblem, load_yaml
 
 MIN_LINES = 400  # below this a whole parse is fast enough
 _CACHE_SIZE = 8192
-_UNSAFE = re.compile(r"(^|[\s\[{,:-])[&*!][\w<]|<<\s*:|\t|^(---|\.\.\.|%)", re.MULTILINE)
-_LIST_KEY = re.compile(r"test_cases:[ ]*(#.*)?")
+_LIST_KEY = re.compile(r"^test_cases:[ ]*(?:#.*)?$", re.MULTILINE)
+_FIRST_CONTENT = re.compile(r"^( *)(\S)", re.MULTILINE)
 _BLANK = re.compile(r"[ ]*(#.*)?")
+_NODE_PROPERTY_AFTER = " \t\n[{,:-"
+
+
+def _unsafe(text: str) -> bool:
+    """Whether the text uses what cutting cannot keep whole: anchors, aliases, tags,
+    merge keys, tabs, or several documents."""
+    if "\t" in text or "<<" in text or text.startswith(("---", "...", "%")):
+        return True
+    if "\n---" in text or "\n..." in text or "\n%" in text:
+        return True
+    for mark in "&*!":
+        at = text.find(mark)
+        while at != -1:
+            before = text[at - 1] if at else "\n"
+            after = text[at + 1 : at + 2]
+            if before in _NODE_PROPERTY_AFTER and (after.isalnum() or after in "_<!"):
+                return True
+            at = text.find(mark, at + 1)
+    return False
 
 
 @dataclass(frozen=True)
@@ -122,44 +141,47 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _cut(lines: list[str]) -> tuple[Path, int, list[int], int] | None:
-    """(list path, key line or -1, item start lines, end line) of the suite's block list."""
-    key_line = next((i for i, line in enumerate(lines) if _LIST_KEY.fullmatch(line)), None)
-    first = key_line + 1 if key_line is not None else 0
-    while first < len(lines) and _BLANK.fullmatch(lines[first]):
-        first += 1
-    if first >= len(lines) or not lines[first].lstrip(" ").startswith("-"):
+def _cut(text: str) -> tuple[Path, list[int], int] | None:
+    """(list path, item start lines, end line) of the suite's block list, if it has one."""
+    key = _LIST_KEY.search(text)
+    begin = key.end() if key is not None else 0
+    first = _FIRST_CONTENT.search(text, begin)
+    while first is not None and first.group(2) == "#":
+        first = _FIRST_CONTENT.search(text, first.end())
+    if first is None or first.group(2) != "-":
         return None
-    indent = _indent(lines[first])
-    if key_line is None and indent != 0:
+    indent = len(first.group(1))
+    if key is None and (indent != 0 or text[: first.start()].strip(" \n#") != ""):
         return None
-    starts, end = [], len(lines)
-    for i in range(first, len(lines)):
-        line = lines[i]
-        if _BLANK.fullmatch(line):
-            continue
-        depth = _indent(line)
-        if depth == indent and (line[depth:].startswith("- ") or line[depth:] == "-"):
-            starts.append(i)
-        elif depth < indent or (depth == indent and not line[depth:].startswith("-")):
-            end = i
-            break
+    # An item starts with "-" at the list's indentation; the list ends at the first other
+    # line indented no deeper (comments and blank lines belong to the item above).
+    item = re.compile(rf"^ {{{indent}}}-(?: |$)", re.MULTILINE)
+    stop = re.compile(rf"^(?! {{{indent}}}-(?: |$)) {{0,{indent}}}[^ #\n]", re.MULTILINE)
+    ending = stop.search(text, first.start())
+    limit = ending.start() if ending is not None else len(text)
+    line = text.count("\n", 0, first.start())
+    starts, last = [], first.start()
+    for match in item.finditer(text, first.start(), limit):
+        line += text.count("\n", last, match.start())
+        last = match.start()
+        starts.append(line)
     if len(starts) < 2:
         return None
-    if key_line is None and any(not _BLANK.fullmatch(line) for line in lines[end:]):
+    end = text.count("\n", 0, limit) if ending is not None else text.count("\n") + 1
+    if key is None and ending is not None:
         return None  # text after a top-level list: only a whole parse can judge it
-    return (("test_cases",) if key_line is not None else ()), (key_line or -1), starts, end
+    return (("test_cases",) if key is not None else ()), starts, end
 
 
 def load_yaml_incremental(text: str) -> LoadedYaml:
     """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
-    lines = text.split("\n")
-    if len(lines) < MIN_LINES or _UNSAFE.search(text):
+    if text.count("\n") < MIN_LINES or _unsafe(text):
         return load_yaml(text)
-    cut = _cut(lines)
+    cut = _cut(text)
     if cut is None:
         return load_yaml(text)
-    prefix, _key_line, starts, end = cut
+    lines = text.split("\n")
+    prefix, starts, end = cut
     bounds = list(zip(starts, [*starts[1:], end], strict=True))
     items = [(a, _parse_item("\n".join(lines[a:b]) + "\n")) for a, b in bounds]
     if not all(item.ok for _, item in items):
