@@ -7,6 +7,7 @@ the tools, and `deployment` is deep-merged under the agent's own.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,15 +46,52 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> None:
             base[key] = value
 
 
+def _validated(data: dict[str, Any]) -> GlobalConfig | None:
+    try:
+        return GlobalConfig.model_validate(data)
+    except ValidationError as exc:
+        # HoloDeck substitutes `${VAR}` before it validates, so a reference where a number
+        # or a choice belongs is no reason to ignore the whole config: leave those values
+        # out (their defaults apply) and keep the rest.
+        trimmed = _without_env_values(data, exc)
+    if trimmed is None:
+        return None
+    try:
+        return GlobalConfig.model_validate(trimmed)
+    except ValidationError:
+        return None
+
+
+def _without_env_values(data: dict[str, Any], exc: ValidationError) -> dict[str, Any] | None:
+    """A copy of ``data`` without the failing values; None if one is not a `${VAR}`."""
+    trimmed = copy.deepcopy(data)
+    dropped: list[tuple[dict[str, Any], Any]] = []
+    for error in exc.errors(include_url=False):
+        parent: Any = None
+        key: Any = None
+        node: Any = trimmed
+        for segment in error["loc"]:  # union tags and validator names are not in the data
+            indexable = isinstance(node, list) and isinstance(segment, int) and segment < len(node)
+            if indexable or (isinstance(node, dict) and segment in node):
+                parent, key, node = node, segment, node[segment]
+        if any(parent is p and key == k for p, k in dropped):
+            continue  # one value, several union members refusing it
+        if not (isinstance(node, str) and "${" in node and isinstance(parent, dict)):
+            return None
+        dropped.append((parent, key))
+    for parent, key in dropped:
+        del parent[key]
+    return trimmed
+
+
 def _combined(configs: list[ConfigFile]) -> GlobalConfig | None:
     models = []
     for config in configs:
         if not config.data:
             continue
-        try:
-            models.append(GlobalConfig.model_validate(config.data))
-        except ValidationError:
-            continue
+        model = _validated(config.data)
+        if model is not None:
+            models.append(model)
     if not models:
         return None
     if len(models) == 1:
