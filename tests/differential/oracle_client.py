@@ -53,7 +53,9 @@ def run_oracle(
     if done.returncode != 0:
         raise OracleRunError(f"oracle exited {done.returncode}:\n{done.stderr[-4000:]}")
     verdicts: dict[Path, Verdict] = {}
-    for line in done.stdout.splitlines():
+    # One verdict a line, split on "\n" only: an error message may quote U+2028 or U+0085,
+    # which str.splitlines() would also break on.
+    for line in filter(None, done.stdout.split("\n")):
         raw = json.loads(line)
         file = Path(raw["file"])
         verdicts[file] = Verdict(
