@@ -35,6 +35,10 @@ def _corpus_seeds(corpus: Path) -> list[Seed]:
             continue
         files = (path.name, *entry["companions"])
         seeds.append(Seed(f"corpus:{entry['file']}", path.parent, path.name, files))
+        for companion in entry["companions"]:
+            if companion in ("config.yaml", "config.yml"):  # judged alone, as a config
+                label = f"corpus:{Path(entry['file']).parent / companion}"
+                seeds.append(Seed(label, path.parent, companion, (companion,)))
     return seeds
 
 
@@ -52,7 +56,7 @@ def _fixture_seeds(valid: Path) -> list[Seed]:
                 )
             )
             for target in files:
-                if target.endswith((".yaml", ".yml")) and not target.startswith("config."):
+                if target.endswith((".yaml", ".yml")):
                     seeds.append(Seed(f"fixture:{entry.name}/{target}", entry, target, files))
     return seeds
 

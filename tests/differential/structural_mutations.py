@@ -25,6 +25,13 @@ from tests.differential.mutation_tree import (
     show_path,
     walk,
 )
+from tests.differential.reference_mutations import (
+    config_graft,
+    config_name,
+    grader_variant,
+    share_node,
+    test_cases_file_variant,
+)
 from tests.differential.schema_mutations import schema_edge
 
 ODD_VALUES: list[Any] = [
@@ -671,4 +678,9 @@ STRUCTURAL: list[tuple[str, Mutation, int]] = [
     ("over-long", over_long, 1),
     ("env-ref", env_reference, 2),
     ("schema-edge", schema_edge, 30),
+    ("config-graft", config_graft, 20),
+    ("config-name", config_name, 3),
+    ("grader", grader_variant, 6),
+    ("test-cases-file", test_cases_file_variant, 2),
+    ("alias", share_node, 2),
 ]

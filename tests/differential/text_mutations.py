@@ -152,6 +152,49 @@ def whole_text(text: str, rng: random.Random) -> tuple[str, str] | None:
     return text + "\n\u00a0\n", "a line holding only a no-break space"
 
 
+# Characters the two YAML readers (libyaml, pure PyYAML) may treat differently: line breaks
+# beyond \n, controls, a stray byte-order mark, lone surrogates spelled as escapes.
+ODD_CHARACTERS = [
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "\r",
+    "\x00",
+    "\x07",
+    "\x1b",
+    "\x7f",
+    "\ufeff",
+    "\ufffe",
+    "\U0001f600",
+    "\u200b",
+    "\u00a0",
+    "\t",
+    "\\ud800",
+    "\\x00",
+    "\\u2028",
+    "\\N",
+    "\\e",
+    "\\q",
+]
+
+
+def odd_character(text: str, rng: random.Random) -> tuple[str, str] | None:
+    """Put one odd character (or backslash escape) into a value, quoted or plain."""
+    char = pick(rng, ODD_CHARACTERS)
+
+    def change(s: str) -> str | None:
+        m = re.match(r"^(\s*(?:- )?[\w-]+: )(.+)$", s)
+        if not m:
+            return None
+        value = m.group(2)
+        if rng.random() < 0.5:  # inside double quotes, where escapes mean something
+            inner = value.strip("\"'")
+            return f'{m.group(1)}"{inner[:3]}{char}{inner[3:]}"'
+        return f"{m.group(1)}{value[:3]}{char}{value[3:]}"
+
+    return _edit_line(text, rng, change, f"value holds {char!r}")
+
+
 TEXTUAL: list[tuple[str, TextMutation, int]] = [
     ("tab-indent", tab_indent, 2),
     ("tab-after-colon", tab_after_colon, 2),
@@ -164,4 +207,5 @@ TEXTUAL: list[tuple[str, TextMutation, int]] = [
     ("comment-out", comment_out, 2),
     ("odd-scalar", odd_scalar_text, 4),
     ("whole-text", whole_text, 1),
+    ("odd-character", odd_character, 3),
 ]
