@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.core.source_map import NodeInfo, Path, SourceMap, Span
-from holodeck_lsp.core.yaml_loader import LoadedYaml, YamlProblem, load_yaml
+from holodeck_lsp.core.yaml_loader import LoadedYaml, YamlProblem, fast_reader_accepts, load_yaml
 
 MIN_LINES = 400  # below this a whole parse is fast enough
 _CACHE_SIZE = 8192
@@ -65,15 +65,20 @@ def _shift_span(span: Span | None, lines: int) -> Span | None:
 
 
 def _shift(info: NodeInfo, lines: int) -> NodeInfo:
-    return NodeInfo(_shift_span(info.key, lines), _shift_span(info.value, lines) or info.value,
-                    info.kind, info.style)
+    return NodeInfo(
+        _shift_span(info.key, lines),
+        _shift_span(info.value, lines) or info.value,
+        info.kind,
+        info.style,
+    )
 
 
 class ChunkedSourceMap(SourceMap):
     """A head map plus one map per list item, each kept in its own item's line numbers."""
 
-    def __init__(self, head: dict[Path, NodeInfo], prefix: Path,
-                 items: list[tuple[int, _Item]]) -> None:
+    def __init__(
+        self, head: dict[Path, NodeInfo], prefix: Path, items: list[tuple[int, _Item]]
+    ) -> None:
         super().__init__(head)
         self._prefix = prefix
         self._items = items
@@ -83,10 +88,12 @@ class ChunkedSourceMap(SourceMap):
         n = len(self._prefix)
         if len(path) > n and path[:n] == self._prefix:
             index = path[n]
-            if isinstance(index, int) and not isinstance(index, bool) and (
-                0 <= index < len(self._items)
+            if (
+                isinstance(index, int)
+                and not isinstance(index, bool)
+                and (0 <= index < len(self._items))
             ):
-                return index, (0, *path[n + 1:])
+                return index, (0, *path[n + 1 :])
         return None
 
     def get(self, path: Path) -> NodeInfo | None:
@@ -129,8 +136,9 @@ def _parse_item(text: str) -> _Item:
         return cached
     loaded = load_yaml(text)
     ok = loaded.parsed and isinstance(loaded.data, list) and len(loaded.data) == 1
-    item = _Item(ok, loaded.data[0] if ok else None, dict(loaded.source_map._nodes),
-                 tuple(loaded.problems))
+    item = _Item(
+        ok, loaded.data[0] if ok else None, dict(loaded.source_map._nodes), tuple(loaded.problems)
+    )
     _cache[text] = item
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
@@ -184,15 +192,27 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
     prefix, starts, end = cut
     bounds = list(zip(starts, [*starts[1:], end], strict=True))
     items = [(a, _parse_item("\n".join(lines[a:b]) + "\n")) for a, b in bounds]
-    if not all(item.ok for _, item in items):
-        return load_yaml(text)  # let the whole parse say what is wrong, as `check` does
     head_lines = list(lines)
-    head_lines[starts[0]:end] = [""] * (end - starts[0])
+    head_lines[starts[0] : end] = [""] * (end - starts[0])
     head = load_yaml("\n".join(head_lines)) if prefix else None
     if head is not None and not (
         head.parsed and isinstance(head.data, dict) and head.data.get("test_cases") is None
     ):
         return load_yaml(text)
+    broken = next(((start, item) for start, item in items if not item.ok), None)
+    if broken is not None:
+        start, item = broken
+        syntax = item.problems and all(p.kind in ("syntax", "tab") for p in item.problems)
+        if not syntax or fast_reader_accepts(text):
+            return load_yaml(text)
+        # The whole text does not parse either: report the broken case's own error (an
+        # unclosed quote is shown at the end of its case, not of the file) rather than
+        # re-reading a large file a second time with the slower reader on every keystroke.
+        problems = [
+            YamlProblem(p.kind, _shift_span(p.span, start) or p.span, p.message)
+            for p in item.problems
+        ]
+        return LoadedYaml(None, SourceMap({}), problems, parsed=False)
     data_items = [item.data for _, item in items]
     head_nodes: dict[Path, NodeInfo] = dict(head.source_map._nodes) if head else {}
     last_start, last = items[-1]
@@ -202,15 +222,30 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
     head_nodes[prefix] = NodeInfo(key, first_dash, "sequence", None)
     if head is not None and () in head_nodes and prefix:
         root = head_nodes[()]
-        head_nodes[()] = NodeInfo(root.key, Span(root.value.line, root.value.col,
-                                                 max(root.value.end_line, last_end.end_line),
-                                                 root.value.end_col), "mapping", None)
+        head_nodes[()] = NodeInfo(
+            root.key,
+            Span(
+                root.value.line,
+                root.value.col,
+                max(root.value.end_line, last_end.end_line),
+                root.value.end_col,
+            ),
+            "mapping",
+            None,
+        )
     problems = list(head.problems) if head else []
     for index, (start, item) in enumerate(items):
         for p in item.problems:
             path = (*prefix, index, *p.path[1:]) if p.path else prefix
-            problems.append(YamlProblem(p.kind, _shift_span(p.span, start) or p.span, p.message,
-                                        path, _shift_span(p.other, start)))
+            problems.append(
+                YamlProblem(
+                    p.kind,
+                    _shift_span(p.span, start) or p.span,
+                    p.message,
+                    path,
+                    _shift_span(p.other, start),
+                )
+            )
     data: Any = data_items
     if head is not None:
         data = dict(head.data)

@@ -169,6 +169,15 @@ def load_yaml(text: str) -> LoadedYaml:
     return LoadedYaml(data, SourceMap(builder.nodes), builder.problems)
 
 
+def fast_reader_accepts(text: str) -> bool:
+    """Whether the C reader parses ``text`` (a cheap first opinion, never the verdict)."""
+    try:
+        yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return False
+    return True
+
+
 def _compose(text: str) -> Node | None:
     if "\t" in text:
         return yaml.compose(text, Loader=yaml.SafeLoader)
