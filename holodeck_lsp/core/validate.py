@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model, field_validator
 
 from holodeck_lsp.core.config_merge import ConfigFile, find_config, merge_config
 from holodeck_lsp.core.diagnostics import Diagnostic, RelatedInformation, Severity
@@ -22,7 +22,8 @@ from holodeck_lsp.core.reporter import Reporter, SourceDoc, related_at
 from holodeck_lsp.core.source_map import Path as YPath
 from holodeck_lsp.core.source_map import SourceMap, Span
 from holodeck_lsp.core.yaml_loader import LoadedYaml, load_yaml
-from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.agent import MAX_TEST_CASES, Agent
+from holodeck_lsp.models.errors import TOO_MANY, fail
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_case import TestCaseModel
 
@@ -36,6 +37,14 @@ class TestCasesFile(BaseModel):
     __test__ = False
     model_config = ConfigDict(defer_build=True)
     test_cases: list[TestCaseModel]
+
+    @field_validator("test_cases")
+    @classmethod
+    def _at_most_1000_cases(cls, value: list[TestCaseModel]) -> list[TestCaseModel]:
+        # Every agent loading the file gets these cases, and an agent holds at most 1000.
+        if len(value) > MAX_TEST_CASES:
+            raise fail(TOO_MANY, "at most {limit} test cases per agent", limit=MAX_TEST_CASES)
+        return value
 
 
 @dataclass
