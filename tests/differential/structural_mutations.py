@@ -79,6 +79,15 @@ ODD_VALUES: list[Any] = [
     "0",
     "true",
     "null",
+    "y",
+    "t",
+    "1",
+    "off",
+    "1.0",
+    " 5 ",
+    "+3",
+    "1e3",
+    "5_000",
     "None",
     "yes",
     "${HOLODECK_VALUE}",
@@ -117,6 +126,13 @@ NUMBERS: list[Any] = [
     Plain(".inf"),
     Plain(".nan"),
     "5",
+    "1.0",
+    "1e3",
+    " 7 ",
+    "+3",
+    "0x10",
+    1e-9,
+    -0.0,
     "0.5",
 ]
 
@@ -348,7 +364,8 @@ def add_unknown_key(doc: Doc, rng: random.Random) -> tuple[Doc, str] | None:
         return None
     mapping = get(doc, path)
     siblings = [k for k in mapping if isinstance(k, str)]
-    candidates = ["extra", "enabled", "timeout", "notes", "type", "name", "description", "id"]
+    candidates: list[Any] = ["extra", "enabled", "timeout", "notes", "type", "name", "id"]
+    candidates += [1, True, None, 2.5]  # keys YAML reads as other types than text
     if siblings:
         candidates.append(typo(pick(rng, siblings), rng))
     key = pick(rng, [k for k in candidates if k not in mapping])
