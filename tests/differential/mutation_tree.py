@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
-from yaml.nodes import ScalarNode
+from yaml.nodes import MappingNode, ScalarNode
 
 Doc = Any
 YPath = tuple[str | int, ...]
@@ -37,6 +37,25 @@ def _represent_plain(dumper: yaml.SafeDumper, value: Plain) -> ScalarNode:
 
 
 _Dumper.add_representer(Plain, _represent_plain)
+
+
+class MergeFrom(dict[str, Any]):
+    """A mapping written as ``<<: *base`` plus its own keys (a YAML 1.1 merge key)."""
+
+    def __init__(self, base: dict[str, Any], own: dict[str, Any]) -> None:
+        super().__init__(own)
+        self.base = base
+
+
+def _represent_merge(dumper: yaml.SafeDumper, value: MergeFrom) -> MappingNode:
+    node = dumper.represent_mapping("tag:yaml.org,2002:map", dict(value))
+    # `base` also stands elsewhere in the document, so it is written once with an anchor.
+    merge_key = ScalarNode("tag:yaml.org,2002:merge", "<<")
+    node.value.insert(0, (merge_key, dumper.represent_data(value.base)))
+    return node
+
+
+_Dumper.add_representer(MergeFrom, _represent_merge)
 
 
 def dump(doc: Doc) -> str:

@@ -8,7 +8,7 @@ import copy
 import random
 from typing import Any
 
-from tests.differential.mutation_tree import Doc, get, pick, show, show_path, walk
+from tests.differential.mutation_tree import Doc, MergeFrom, get, pick, show, show_path, walk
 
 CONFIG_KEYS = frozenset({"providers", "vectorstores", "execution", "deployment", "mcp_servers"})
 
@@ -160,3 +160,23 @@ def share_node(doc: Doc, rng: random.Random) -> tuple[Doc, str] | None:
     items = get(doc, path)
     items.append(items[rng.randrange(len(items))])  # the same object: `*id001`
     return doc, f"append to {show_path(path)} an alias of one of its entries"
+
+
+def merge_key(doc: Doc, rng: random.Random) -> tuple[Doc, str] | None:
+    """Write one list entry as ``<<: *other_entry`` plus a few keys of its own."""
+    lists = [
+        p
+        for p, v in walk(doc)
+        if isinstance(v, list) and len(v) >= 1 and all(type(i) is dict for i in v)
+    ]
+    path = pick(rng, lists)
+    if path is None:
+        return None
+    items = get(doc, path)
+    base = items[rng.randrange(len(items))]
+    keys = [k for k in base if isinstance(k, str)]
+    own = {k: copy.deepcopy(base[k]) for k in keys if rng.random() < 0.3}
+    if rng.random() < 0.5 and keys:
+        own[rng.choice(keys)] = pick(rng, ["merged", 2, None, True, ""])
+    items.append(MergeFrom(base, own))
+    return doc, f"append to {show_path(path)}: <<: *entry plus {show(dict(own))}"

@@ -151,6 +151,9 @@ def edge_values(node: Schema, rng: random.Random) -> list[Any]:
 def schema_edge(doc: Any, rng: random.Random) -> tuple[Any, str] | None:
     """Set one schema property of a random fitting mapping to an edge value."""
     mappings = [p for p, v in walk(doc) if isinstance(v, dict) and v]
+    sections = [p for p in mappings if p and p[0] != "test_cases" and not isinstance(p[0], int)]
+    if sections and rng.random() < 0.6:  # test cases are most of a file; sections matter too
+        mappings = sections
     for _ in range(8):
         if not mappings:
             return None

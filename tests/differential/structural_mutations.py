@@ -29,6 +29,7 @@ from tests.differential.reference_mutations import (
     config_graft,
     config_name,
     grader_variant,
+    merge_key,
     share_node,
     test_cases_file_variant,
 )
@@ -700,4 +701,5 @@ STRUCTURAL: list[tuple[str, Mutation, int]] = [
     ("grader", grader_variant, 6),
     ("test-cases-file", test_cases_file_variant, 2),
     ("alias", share_node, 2),
+    ("merge-key", merge_key, 3),
 ]
