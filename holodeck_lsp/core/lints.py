@@ -161,7 +161,7 @@ def _metric_rules(
     standalone: bool,
 ) -> None:
     resolved: dict[str, tuple[str | None, str]] = {}
-    search = default_search_path(base, ctx.search_paths)
+    search: list[Path] | None = None  # built on the first grader: most suites have none
     for at, metric in _metrics(logical):
         kind = metric_kind(metric)
         name = metric.get("metric")
@@ -180,6 +180,7 @@ def _metric_rules(
         if kind != "code" or not isinstance(grader, str) or not GRADER_RE.fullmatch(grader):
             continue
         if grader not in resolved:
+            search = search if search is not None else default_search_path(base, ctx.search_paths)
             resolved[grader] = _resolve(grader, base, search, ctx)
         code, message = resolved[grader]
         if code is None:
