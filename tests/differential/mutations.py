@@ -6,8 +6,16 @@ A *mutant* is a copy of that set where one YAML file got 1-3 mutations of the ki
 wrong: a dropped or misspelled key, an unknown key, a value of another type (YAML 1.1
 booleans spelled ``yes``/``off``, numeric strings, ``${VAR}``, invisible characters...), a
 number out of range, an enum value with a typo, conflicting test-case keys, bad matchers and
-regexes, lists that are empty or too long, and text-level damage (tabs, duplicated or
-re-indented lines, broken quoting).
+regexes, lists that are empty or too long, edge values of every key HoloDeck's schema knows,
+project-config sections and names, grader references, anchors and merge keys, and text-level
+damage (tabs, duplicated or re-indented lines, broken quoting, odd characters).
+
+| module | mutations |
+|---|---|
+| ``structural_mutations.py`` | keys and values users get wrong, test-case shapes |
+| ``schema_mutations.py`` | edge values of each property of HoloDeck's JSON schema |
+| ``reference_mutations.py`` | project config, names, graders, ``test_cases_file``, aliases |
+| ``text_mutations.py`` | text-level damage |
 
 Everything is a pure function of ``(seed number, mutant index)``: the same call writes the same
 files, so a disagreement found once can be reproduced and pinned.
@@ -27,7 +35,17 @@ from typing import Any
 import yaml
 
 from tests.differential.mutation_seeds import Seed, all_seeds, copy_seed
-from tests.differential.mutation_tree import Doc, dump, get, load, pick, put, walk, weighted
+from tests.differential.mutation_tree import (
+    Doc,
+    YPath,
+    dump,
+    get,
+    load,
+    pick,
+    put,
+    walk,
+    weighted,
+)
 from tests.differential.structural_mutations import STRUCTURAL
 from tests.differential.text_mutations import TEXTUAL
 
@@ -52,24 +70,50 @@ def _has_env(value: Any) -> bool:
     return isinstance(value, str) and "${" in value
 
 
-def env_twin(original: Doc, mutated: Doc) -> Doc | None:
-    """``mutated`` with each new ``${VAR}`` value put back to what the original held there.
+_MISSING = object()
 
-    ``check`` never calls a ``${VAR}`` value wrong (something fitting may be substituted),
-    while HoloDeck judges the dummy value the oracle substitutes. The twin tells the two
-    apart: a mutant HoloDeck refuses is a false negative of ours only when its twin is refused
-    too. None when a new reference sits where the original has nothing to put back.
+
+def _at(doc: Doc, path: YPath) -> Any:
+    try:
+        return get(doc, path)
+    except (KeyError, IndexError, TypeError):
+        return _MISSING
+
+
+def new_env_values(original: Doc, before: Doc, after: Doc) -> list[tuple[YPath, Any, str]] | None:
+    """Each ``${VAR}`` value one mutation step put in: (path, what the seed had, reference).
+
+    What the seed had is ``_MISSING`` for a key the mutations added. None when a reference
+    landed in a list entry the seed does not have (nothing sensible to put back).
+    """
+    found = []
+    for path, value in walk(after):
+        if _has_env(value) and _at(before, path) != value:
+            seed_value = _at(original, path)
+            if seed_value is _MISSING and not isinstance(_at(after, path[:-1]), dict):
+                return None
+            kept = seed_value if seed_value is _MISSING else copy.deepcopy(seed_value)
+            found.append((path, kept, value))
+    return found
+
+
+def env_twin(mutated: Doc, put_in: list[tuple[YPath, Any, str]]) -> Doc | None:
+    """``mutated`` with the ``${VAR}`` values the mutations put in replaced by the seed's own.
+
+    ``check`` never calls a ``${VAR}`` value wrong (any text may be substituted, even YAML
+    structure), while HoloDeck judges the dummy value the oracle substitutes. The twin tells
+    the two apart: a mutant HoloDeck refuses is a false negative of ours only when its twin
+    (the seed's value there, or no such key) is refused too. None when a later mutation
+    moved a reference away (a renamed key, say).
     """
     twin = copy.deepcopy(mutated)
-    for path, value in list(walk(mutated)):
-        if not _has_env(value):
-            continue
-        try:
-            before = get(original, path)
-        except (KeyError, IndexError, TypeError):
+    for path, seed_value, reference in reversed(put_in):
+        if _at(twin, path) != reference:
             return None
-        if before != value:  # an original `${VAR}` goes back too: the oracle fills it in
-            twin = put(twin, path, copy.deepcopy(before))
+        if seed_value is _MISSING:
+            del get(twin, path[:-1])[path[-1]]
+        else:
+            twin = put(twin, path, copy.deepcopy(seed_value))
     return twin
 
 
@@ -91,19 +135,22 @@ def mutate_text(text: str, rng: random.Random) -> MutatedText:
     twin: str | None = None
     if original is not None and rng.random() < 0.85:
         doc = copy.deepcopy(original)
+        put_in: list[tuple[YPath, Any, str]] | None = []
         for _ in range(wanted * 6):
             if len(done) >= wanted:
                 break
             name, fn = weighted(rng, STRUCTURAL)
+            before = copy.deepcopy(doc)
             result = fn(doc, rng)
             if result is not None:
                 doc, what = result
                 done.append((name, what))
+                step = new_env_values(original, before, doc)
+                put_in = None if step is None or put_in is None else put_in + step
         if done:
             text = dump(doc)
-            before = text_values(original)
-            if any(_has_env(v) and v not in before for _, v in walk(doc)):
-                restored = env_twin(original, doc)
+            if put_in != []:
+                restored = None if put_in is None else env_twin(doc, put_in)
                 twin = dump(restored) if restored is not None else None
     # Some textual damage on top of a structural change, or alone (on the original text,
     # comments and quoting included).
@@ -116,10 +163,6 @@ def mutate_text(text: str, rng: random.Random) -> MutatedText:
                 done.append((name, what))
                 break
     return MutatedText(text, done, twin)
-
-
-def text_values(doc: Doc) -> set[str]:
-    return {v for _, v in walk(doc) if isinstance(v, str)}
 
 
 def make_mutant(seed: Seed, rng: random.Random, ident: str, out: Path) -> Mutant:
