@@ -306,7 +306,13 @@ def _load_configs(
         if found is None:
             continue
         side = _load_side_file(found, ctx)
-        if side is None:
+        if side is None:  # HoloDeck refuses the agent when its config cannot be read
+            reporter.emit(
+                (),
+                "HL604",
+                f"{found} cannot be read as UTF-8 text; HoloDeck will not load the agent",
+                part="anchor",
+            )
             continue
         cdoc, loaded = side
         side_reporter = Reporter(loaded.data, _same_doc(cdoc))

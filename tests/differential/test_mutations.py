@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.differential.check_runner import check_all
+from tests.differential.differential_inputs import REPO
 from tests.differential.mutation_campaign import judge
 from tests.differential.mutations import generate
+from tests.differential.oracle_client import run_oracle
 
 pytestmark = pytest.mark.slow
 
@@ -47,3 +50,30 @@ def test_every_mutant_gets_holodecks_verdict(
         f"{len(disagreements)} of {len(mutants)} mutants: holodeck-lsp's error verdict differs "
         "from HoloDeck 0.7.1's\n\n" + "\n\n".join(d.render() for d in disagreements)
     )
+
+
+AGENT = b"""\
+name: latin1-config
+model: {provider: openai, name: gpt-4o}
+instructions: {inline: Answer briefly.}
+test_cases:
+  - input: What is two plus two?
+"""
+
+
+def test_a_project_config_that_is_not_utf8_refuses_the_agent(
+    oracle_python: Path, tmp_path: Path
+) -> None:
+    # Not a file under cases/: the recorded first line is read as UTF-8 there.
+    (tmp_path / "agent.yaml").write_bytes(AGENT)
+    (tmp_path / "config.yaml").write_bytes(b"execution:\n  cache_dir: caf\xe9\n")
+    agent = (tmp_path / "agent.yaml").resolve()
+
+    theirs = run_oracle(oracle_python, [agent])[agent]
+    ours = check_all([agent], cwd=REPO)[agent]
+
+    assert (theirs.accepted, theirs.error and theirs.error.split(":")[0]) == (
+        False,
+        "UnicodeDecodeError",
+    )
+    assert [(f.code, f.severity) for f in ours.findings] == [("HL604", "error")]
