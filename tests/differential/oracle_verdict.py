@@ -209,10 +209,14 @@ def classify(path: Path) -> str:
     """Which way HoloDeck would read this file: agent, test-case payload, or config."""
     if path.name in CONFIG_NAMES:
         return "config"
+    text = _read_text(path)
     try:  # only the top-level shape matters here, so the fast C parser is good enough
-        data = yaml.load(_read_text(path), Loader=_FAST_LOADER)
+        data = yaml.load(text, Loader=_FAST_LOADER)
     except yaml.YAMLError:
-        return "agent"
+        try:  # ...unless it refuses what HoloDeck's own (pure-Python) parser reads
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            return "agent"
     if isinstance(data, list) or (isinstance(data, dict) and set(data) == {"test_cases"}):
         return "payload"
     return "agent"
