@@ -9,7 +9,7 @@ from pydantic import Discriminator, Field, Tag, field_validator
 
 from holodeck_lsp.models._base import StrictModel
 from holodeck_lsp.models.errors import GRADER_FORMAT, fail, require_text
-from holodeck_lsp.models.llm import LLMProvider
+from holodeck_lsp.models.llm import LLMProvider, check_closed_range
 from holodeck_lsp.models.optimizer import OptimizerConfig
 
 BuiltInMetricName = Literal[
@@ -145,7 +145,9 @@ class GEvalMetric(StrictModel):
     )
     strict_mode: bool = Field(False, description="Score only 1.0 or 0.0.")
     threshold: float | None = Field(
-        None, ge=0.0, le=1.0, description="Score (0-1) at or above which the metric passes."
+        None,
+        description="Score (0-1) at or above which the metric passes.",
+        json_schema_extra={"minimum": 0.0, "maximum": 1.0},
     )
     model: LLMProvider | None = Field(None, description="Judge model for this metric only.")
     enabled: bool = Field(True, description="Set to false to skip this metric.")
@@ -158,6 +160,11 @@ class GEvalMetric(StrictModel):
     def _not_blank(cls, value: str, info: object) -> str:
         field = getattr(info, "field_name", "value")
         return require_text(value, field) or value
+
+    @field_validator("threshold")
+    @classmethod
+    def _threshold_range(cls, value: float | None) -> float | None:
+        return check_closed_range(value, 0.0, 1.0)  # a NaN passes, as in HoloDeck
 
     @field_validator("evaluation_params")
     @classmethod
