@@ -23,6 +23,7 @@ from holodeck_lsp.core.source_map import Path as YPath
 from holodeck_lsp.core.source_map import SourceMap, Span
 from holodeck_lsp.core.yaml_loader import LoadedYaml, load_yaml
 from holodeck_lsp.models.agent import MAX_TEST_CASES, Agent
+from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
 from holodeck_lsp.models.errors import TOO_MANY, fail
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_case import TestCaseModel
@@ -249,8 +250,10 @@ def _validate_agent(
         reporter.route = lambda p: (
             (cases_source, prefix + p[1:]) if p and p[0] == "test_cases" else (doc, p)
         )
+    # HoloDeck reads a subagent's prompt_file while it loads (from the project folder).
+    context = {AGENT_DIR_CONTEXT_KEY: str(path.parent)}
     try:
-        result.agent = agent_model_for(logical).model_validate(logical)
+        result.agent = agent_model_for(logical).model_validate(logical, context=context)
     except ValidationError as exc:
         report_validation_error(exc, Agent, logical, reporter)
     lint_agent(logical, reporter, path.parent, ctx)
