@@ -64,10 +64,10 @@ class ValidationContext:
 
     def read(self, path: Path) -> str | None:
         """The file's text, or None when it cannot be read."""
-        text = self.overlay(path.resolve())
-        if text is not None:
-            return text
-        try:
+        try:  # resolving fails too: a NUL byte or an over-long name in a referenced path
+            text = self.overlay(path.resolve())
+            if text is not None:
+                return text
             return path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError, ValueError):
             return None
