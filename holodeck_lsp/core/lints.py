@@ -137,6 +137,13 @@ def _arg_key_rule(at: YPath, key: Any, reporter: Reporter) -> None:
         )
 
 
+def _exists(target: Path) -> bool:
+    try:
+        return target.exists()
+    except OSError:  # a name longer than the file system allows, say
+        return False
+
+
 def _file_rules(path: YPath, exchange: dict[str, Any], reporter: Reporter, base: Path) -> None:
     files = exchange.get("files")
     if not isinstance(files, list):
@@ -145,7 +152,7 @@ def _file_rules(path: YPath, exchange: dict[str, Any], reporter: Reporter, base:
         local = item.get("path") if isinstance(item, dict) else None
         if isinstance(local, str) and local and "${" not in local:
             target = Path(local) if Path(local).is_absolute() else base / local
-            if not target.exists():
+            if not _exists(target):
                 reporter.emit(
                     (*path, "files", j, "path"),
                     "HL603",
