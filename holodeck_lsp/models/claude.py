@@ -129,7 +129,11 @@ def _check_prompt_file(agent_dir: Path, name: str) -> None:
     path = Path(name)
     if not path.is_absolute():
         path = agent_dir / path
-    if not path.exists():
+    try:
+        found = path.exists()
+    except OSError as error:  # a name too long for the file system; HoloDeck crashes on it
+        raise ValueError(f"prompt_file cannot be read: {error.strerror}") from None
+    if not found:
         raise ValueError(f"prompt_file not found: {path}")
     try:
         text = path.read_text(encoding="utf-8")
