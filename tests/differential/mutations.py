@@ -107,7 +107,11 @@ def env_twin(mutated: Doc, put_in: list[tuple[YPath, Any, str]]) -> Doc | None:
     moved a reference away (a renamed key, say).
     """
     twin = copy.deepcopy(mutated)
+    restored: list[YPath] = []
     for path, seed_value, reference in reversed(put_in):
+        if path in restored:
+            continue  # a later step put another reference in the same place
+        restored.append(path)
         if _at(twin, path) != reference:
             return None
         if seed_value is _MISSING:

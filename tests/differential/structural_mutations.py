@@ -96,6 +96,8 @@ ODD_VALUES: list[Any] = [
     "${TIMEOUT}",
     "prefix-${HOST}-suffix",
     "x" * 5000,
+    "a\x00b",
+    "../" * 40 + "etc/passwd",
     "a.b:c",
     "not a url",
     "http://",
