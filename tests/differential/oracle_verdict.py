@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         [plan(f) for f in files], jobs_at_once=max(1, args.jobs), timeout=args.timeout
     )
     for result in results:
-        print(json.dumps(result, ensure_ascii=False))
+        print(json.dumps(result))  # ASCII: a message may quote a lone surrogate
     return 0
 
 
