@@ -122,9 +122,15 @@ class Reporter:
         shown = format_path(path)
         label = test_case_label(self.logical, path)
         where = f"{label}: {shown}" if label else shown
-        text = f"{message} ({where})" if where else message
+        text = _printable(f"{message} ({where})" if where else message)
         diagnostic = Diagnostic(
-            _to_range(span), severity or rule(code).severity, code, text, shown, related, data
+            _to_range(span),
+            severity or rule(code).severity,
+            code,
+            text,
+            _printable(shown),
+            related,
+            data,
         )
         self.by_file.setdefault(doc.file, []).append(diagnostic)
 
@@ -140,10 +146,20 @@ class Reporter:
     ) -> None:
         """A diagnostic at a known place (YAML problems, which precede any path)."""
         shown = format_path(path)
-        text = f"{message} ({shown})" if shown else message
+        text = _printable(f"{message} ({shown})" if shown else message)
         self.by_file.setdefault(doc.file, []).append(
-            Diagnostic(_to_range(span), rule(code).severity, code, text, shown, related, data)
+            Diagnostic(
+                _to_range(span), rule(code).severity, code, text, _printable(shown), related, data
+            )
         )
+
+
+def _printable(text: str) -> str:
+    """``text`` with lone surrogates (a YAML "\\ud800" escape) spelled as escapes again:
+    they cannot be encoded, so printing them would crash every reporter but JSON's."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def related_at(doc: SourceDoc, span: Span, message: str) -> RelatedInformation:

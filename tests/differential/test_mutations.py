@@ -10,6 +10,8 @@ Larger campaigns with other seeds: ``python -m tests.differential.mutation_campa
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,22 @@ def test_a_project_config_that_is_not_utf8_refuses_the_agent(
         "UnicodeDecodeError",
     )
     assert [(f.code, f.severity) for f in ours.findings] == [("HL604", "error")]
+
+
+def test_a_message_quoting_a_lone_surrogate_prints_in_every_format() -> None:
+    # A "\\ud800" escape reaches messages through names; printed raw, it cannot be encoded.
+    case = REPO / "tests/differential/cases/surrogate-in-error.agent.yaml"
+    printed = {}
+    for form in ("text", "github", "sarif", "json"):
+        done = subprocess.run(
+            [sys.executable, "-c", "from holodeck_lsp.cli import main; main()", "check"]
+            + ["--no-user-config", "--format", form, str(case)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        printed[form] = (done.returncode, done.stderr)
+        if form == "text":
+            assert 'test case "weather\\ud800"' in done.stdout
+
+    assert printed == {form: (1, "") for form in ("text", "github", "sarif", "json")}
