@@ -122,7 +122,8 @@ def _binding(tree: ast.Module, name: str) -> tuple[ast.AST, bool | None] | None:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
             if name in names and stmt.value is not None:
-                is_call = None if not isinstance(stmt.value, _NOT_CALLABLE) else False
+                plain = all(isinstance(t, ast.Name) for t in targets)  # `a, b = ...`: unknown
+                is_call = False if plain and isinstance(stmt.value, _NOT_CALLABLE) else None
                 found = (stmt, is_call)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for alias in stmt.names:
