@@ -37,6 +37,8 @@ try:
 except ImportError:
     def speedy(ctx):
         return False
+
+unpacked, COUNT = (lambda ctx: True), 2
 '''
 
 
@@ -60,6 +62,8 @@ def project(tmp_path: Path) -> Path:
         ("graders.checks:speedy", "ok", 22),  # the fallback def, the last binding
         ("graders.checks:helper", "ok", 3),
         ("graders.checks:LIMIT", "not-callable", 2),
+        ("graders.checks:unpacked", "ok", 25),  # bound by unpacking: callability unknown
+        ("graders.checks:COUNT", "ok", 25),  # so no not-callable either: no false positive
         ("graders.checks:nothing", "attr-missing", None),
         ("graders.nope:exact", "module-missing", None),
         ("broken:oops", "syntax-error", None),
