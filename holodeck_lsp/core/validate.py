@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model, field
 
 from holodeck_lsp.core.config_merge import ConfigFile, find_config, merge_config
 from holodeck_lsp.core.diagnostics import Diagnostic, RelatedInformation, Severity
-from holodeck_lsp.core.incremental_yaml import load_yaml_incremental
 from holodeck_lsp.core.lints import lint_agent, lint_test_cases
 from holodeck_lsp.core.pydantic_errors import report_validation_error
 from holodeck_lsp.core.reporter import Reporter, SourceDoc, related_at
@@ -125,7 +124,12 @@ def validate_text(
     """Validate one file's text; never raises on any input."""
     ctx = context or ValidationContext()
     file = str(path)
-    loaded = load_yaml_incremental(text) if ctx.incremental else load_yaml(text)
+    if ctx.incremental:  # the server's cache; `check` parses each file once and never needs it
+        from holodeck_lsp.core.incremental_yaml import load_yaml_incremental
+
+        loaded = load_yaml_incremental(text)
+    else:
+        loaded = load_yaml(text)
     doc = _doc(file, text, loaded)
     reporter = Reporter(loaded.data, _same_doc(doc))
     reporter.by_file[file] = []
