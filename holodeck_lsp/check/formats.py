@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import ClassVar, Protocol, TextIO
+from typing import Any, ClassVar, Protocol, TextIO
 
 from holodeck_lsp import __version__
 from holodeck_lsp.check.runner import CheckResult, FileResult
 from holodeck_lsp.core.codes import RULES
-from holodeck_lsp.core.diagnostics import Diagnostic, Severity
+from holodeck_lsp.core.diagnostics import Diagnostic, Range, Severity
 
 
 class Reporter(Protocol):
@@ -21,9 +21,9 @@ def _ordered(result: CheckResult) -> list[tuple[FileResult, Diagnostic]]:
     return [(f, d) for f in result.files for d in f.diagnostics]
 
 
-def _end_column(d: Diagnostic) -> int:
+def _end_column(where: Range) -> int:
     """1-based, exclusive; an empty range still covers one character."""
-    s, e = d.range.start, d.range.end
+    s, e = where.start, where.end
     return e.character + 1 if (e.line, e.character) > (s.line, s.character) else s.character + 2
 
 
@@ -59,6 +59,9 @@ class TextReporter:
                 end = d.range.end.character if d.range.end.line == s.line else len(line)
                 width = max(1, end - s.character)
                 out.write(f"  {line}\n  {' ' * s.character}{self._paint('^' * width, '1', on)}\n")
+            for info in d.related:
+                at = info.range.start
+                out.write(f"  note: {info.file}:{at.line + 1}:{at.character + 1}: {info.message}\n")
         for path, reason in result.unreadable:
             out.write(f"{path}: cannot read: {reason}\n")
         errors = result.error_count
@@ -80,7 +83,7 @@ class JsonReporter:
                         "line": d.range.start.line + 1,
                         "column": d.range.start.character + 1,
                         "end_line": d.range.end.line + 1,
-                        "end_column": _end_column(d),
+                        "end_column": _end_column(d.range),
                         "severity": d.severity.label,
                         "code": d.code,
                         "message": d.message,
@@ -119,7 +122,7 @@ class GithubReporter:
             s, e = d.range.start, d.range.end
             props = (
                 f"file={self._prop(file.file)},line={s.line + 1},col={s.character + 1},"
-                f"endLine={e.line + 1},endColumn={_end_column(d)},"
+                f"endLine={e.line + 1},endColumn={_end_column(d.range)},"
                 f"title={self._prop(d.code + ' ' + RULES[d.code].name)}"
             )
             out.write(f"::{self._LEVEL[d.severity]} {props}::{self._data(d.message)}\n")
@@ -151,26 +154,23 @@ class SarifReporter:
         ]
         results = []
         for file, d in _ordered(result):
-            s, e = d.range.start, d.range.end
             results.append(
                 {
                     "ruleId": d.code,
                     "ruleIndex": codes.index(d.code),
                     "level": self._LEVEL[d.severity],
                     "message": {"text": d.message},
-                    "locations": [
+                    "locations": [_sarif_location(file.file, d.range)],
+                    **(
                         {
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": _uri(file.file)},
-                                "region": {
-                                    "startLine": s.line + 1,
-                                    "startColumn": s.character + 1,
-                                    "endLine": e.line + 1,
-                                    "endColumn": _end_column(d),
-                                },
-                            }
+                            "relatedLocations": [
+                                {**_sarif_location(r.file, r.range), "message": {"text": r.message}}
+                                for r in d.related
+                            ]
                         }
-                    ],
+                        if d.related
+                        else {}
+                    ),
                 }
             )
         document = {
@@ -192,6 +192,21 @@ class SarifReporter:
         }
         json.dump(document, out, indent=2)
         out.write("\n")
+
+
+def _sarif_location(file: str, where: Range) -> dict[str, Any]:
+    s, e = where.start, where.end
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(file)},
+            "region": {
+                "startLine": s.line + 1,
+                "startColumn": s.character + 1,
+                "endLine": e.line + 1,
+                "endColumn": _end_column(where),
+            },
+        }
+    }
 
 
 def _uri(path: str) -> str:

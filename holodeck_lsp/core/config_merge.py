@@ -14,7 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from holodeck_lsp.core.reporter import SourceDoc
+from holodeck_lsp.core.diagnostics import RelatedInformation
+from holodeck_lsp.core.reporter import Origin, SourceDoc, related_at, span_in
+from holodeck_lsp.core.source_map import Path as YPath
 from holodeck_lsp.models.project_config import GlobalConfig
 
 _PROVIDER_ALIASES = {"postgresql": "postgres"}
@@ -120,11 +122,16 @@ def _provider_value(entry: Any) -> Any:
     return getattr(value, "value", value)
 
 
-def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> None:
-    """Apply the merged config files to the agent data in place."""
+def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> list[Origin]:
+    """Apply the merged config files to the agent data in place.
+
+    Returns where the merge put values a diagnostic should trace back to a config file:
+    the vector stores that replace a tool's `database:` name.
+    """
     merged = _combined(configs)
+    origins: list[Origin] = []
     if merged is None or not agent:
-        return
+        return origins
     providers = merged.providers or {}
     if isinstance(agent.get("model"), dict) and providers:
         _fill_model(agent["model"], providers)
@@ -139,6 +146,9 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> None:
                 if isinstance(database, str):
                     store = merged.vectorstores.get(database)
                     tool["database"] = None if store is None else _database(store)
+                    if store is not None:
+                        at = ("tools", tools.index(tool), "database")
+                        origins.append(_store_origin(at, database, configs))
     if merged.mcp_servers:
         if not isinstance(agent.get("tools"), list):
             agent["tools"] = []
@@ -157,6 +167,24 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> None:
         elif isinstance(agent["deployment"], dict):
             deep_merge(shared, agent["deployment"])
             agent["deployment"] = shared
+    return origins
+
+
+def _store_origin(at: YPath, name: str, configs: list[ConfigFile]) -> Origin:
+    """The vector store ``name`` as the last config that defines it (the project's) wrote it."""
+    config = next(
+        c for c in reversed(configs) if name in ((c.data or {}).get("vectorstores") or {})
+    )
+    store: YPath = ("vectorstores", name)
+
+    def source(below: YPath) -> RelatedInformation:
+        # A database key comes from the store's `options` when given there, else the store.
+        options = (config.data["vectorstores"][name] or {}).get("options")
+        if below and isinstance(options, dict) and below[0] in options:
+            below = ("options", *below)
+        return related_at(config.doc, span_in(config.doc, store + below), f"vector store {name!r}")
+
+    return Origin(at, f"the database is vector store {name!r} of {config.path.name}", source)
 
 
 def _database(store: Any) -> dict[str, Any]:

@@ -134,6 +134,7 @@ def report_validation_error(
 ) -> None:
     """Emit one diagnostic per error (type errors of one value's union members merged)."""
     type_errors: dict[Path, list[dict[str, Any]]] = defaultdict(list)
+    reported: list[Path] = []
     for details in exc.errors(include_url=False):
         error: dict[str, Any] = dict(details)
         loc = tuple(error["loc"])
@@ -146,8 +147,12 @@ def report_validation_error(
         if error["type"] in _TYPE_NAMES and missing is None:
             type_errors[path].append(error)
             continue
+        reported.append(path)
         _report_one(error, root, data, reporter, prefix, loc, path, missing, value)
+    deeper = {p[:n] for p in [*reported, *type_errors] for n in range(len(p))}
     for path, errors in type_errors.items():
+        if path in deeper and isinstance(value_at(data, path), (dict, list)):
+            continue  # a branch took this mapping or list and failed inside: that is the news
         _report_type(errors, data, reporter, prefix, path)
 
 
@@ -159,8 +164,7 @@ def _report_type(
     message = f"expected {' or '.join(wanted)}, got {_describe(value)}"
     hint: dict[str, Any] | None = None
     if "text" in wanted and isinstance(value, (bool, int, float)) and not isinstance(value, dict):
-        doc, span = reporter.span_for(prefix + path)
-        source = doc.lines[span.line][span.col : span.end_col] if span.line == span.end_line else ""
+        source = reporter.scalar_source(prefix + path)
         if source:
             message += f' (unquoted in YAML); quote it: "{source}"'
             hint = {"quote": source}

@@ -73,8 +73,37 @@ def _anchor(doc: SourceDoc, info: NodeInfo) -> Span:
     return Span(v.line, v.col, v.line, max(end_col, v.col))
 
 
+def span_in(doc: SourceDoc, path: Path, part: Part = "value", char: int | None = None) -> Span:
+    """Where ``path`` was written in ``doc``, else its nearest written ancestor."""
+    found = doc.source_map.nearest(path)
+    if found is None:
+        return Span(0, 0, 0, doc.line_end(0))
+    found_path, info = found
+    # A whole mapping or list is shown by its key (or first line), never by all its lines.
+    if found_path != path or part == "anchor" or info.kind != "scalar":
+        return _anchor(doc, info)
+    if part == "key" and info.key is not None:
+        return info.key
+    if char is not None and info.kind == "scalar":
+        value = value_at(doc.data, path)
+        if isinstance(value, str):
+            spot = value_position(doc.lines, info.value, info.style, value, char)
+            if spot is not None:
+                return spot
+    return info.value
+
+
 def _to_range(span: Span) -> Range:
     return Range.of(span.line, span.col, span.end_line, span.end_col)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """A value another file put into this document's data (the config merge does)."""
+
+    at: Path  # where the value sits in the logical data
+    note: str  # said after the message: where the value comes from
+    source: Callable[[Path], RelatedInformation]  # the place, given the path below ``at``
 
 
 @dataclass
@@ -84,27 +113,23 @@ class Reporter:
     logical: Any
     route: Router
     by_file: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    origins: list[Origin] = field(default_factory=list)
 
     def span_for(
         self, path: Path, part: Part = "value", char: int | None = None
     ) -> tuple[SourceDoc, Span]:
         doc, physical = self.route(path)
+        return doc, span_in(doc, physical, part, char)
+
+    def scalar_source(self, path: Path) -> str | None:
+        """The text of the one-line scalar written at exactly ``path``, if the source has one
+        (a value the config merge put there has none)."""
+        doc, physical = self.route(path)
         found = doc.source_map.nearest(physical)
-        if found is None:
-            return doc, Span(0, 0, 0, doc.line_end(0))
-        found_path, info = found
-        # A whole mapping or list is shown by its key (or first line), never by all its lines.
-        if found_path != physical or part == "anchor" or info.kind != "scalar":
-            return doc, _anchor(doc, info)
-        if part == "key" and info.key is not None:
-            return doc, info.key
-        if char is not None and info.kind == "scalar":
-            value = value_at(doc.data, physical)
-            if isinstance(value, str):
-                spot = value_position(doc.lines, info.value, info.style, value, char)
-                if spot is not None:
-                    return doc, spot
-        return doc, info.value
+        if found is None or found[0] != physical or found[1].kind != "scalar":
+            return None
+        span = found[1].value
+        return doc.lines[span.line][span.col : span.end_col] if span.line == span.end_line else None
 
     def emit(
         self,
@@ -122,6 +147,10 @@ class Reporter:
         shown = format_path(path)
         label = test_case_label(self.logical, path)
         where = f"{label}: {shown}" if label else shown
+        for origin in self.origins:
+            if path[: len(origin.at)] == origin.at:
+                message = f"{message}; {origin.note}"
+                related = (*related, origin.source(path[len(origin.at) :]))
         text = _printable(f"{message} ({where})" if where else message)
         diagnostic = Diagnostic(
             _to_range(span),

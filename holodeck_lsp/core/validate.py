@@ -247,7 +247,7 @@ def _validate_agent(
                     part="anchor",
                     related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
                 )
-    merge_config(logical, [c for c in configs if not c.broken])
+    reporter.origins = merge_config(logical, [c for c in configs if not c.broken])
     cases_doc = _attach_test_cases_file(logical, doc, reporter, path, ctx, result)
     if cases_doc is not None:
         cases_source, prefix = cases_doc

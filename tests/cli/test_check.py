@@ -163,3 +163,28 @@ def test_check_does_not_import_the_language_server() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_value_from_the_project_config_is_traced_back_to_it() -> None:
+    # The tool names vector store 'docs'; its bad option is written in config.yaml.
+    folder = INVALID / "config_vectorstore"
+    code, out = invoke(str(folder / "agent.yaml"), "--no-color")
+    assert code == 1, out
+    assert out.splitlines() == [
+        f"{folder / 'agent.yaml'}:12:5: error HL103 expected text, got the number 5; the "
+        "database is vector store 'docs' of config.yaml (tools[0].database.connection_string)",
+        "      database: docs",
+        "      ^^^^^^^^",
+        f"  note: {folder / 'config.yaml'}:6:26: vector store 'docs'",
+        "2 file(s) checked: 1 error(s), 0 warning(s)",
+    ]
+    code, out = invoke(str(folder / "agent.yaml"), "--format", "sarif")
+    (result,) = json.loads(out)["runs"][0]["results"]
+    (related,) = result["relatedLocations"]
+    assert related["message"] == {"text": "vector store 'docs'"}
+    assert related["physicalLocation"]["region"] == {
+        "startLine": 6,
+        "startColumn": 26,
+        "endLine": 6,
+        "endColumn": 27,
+    }

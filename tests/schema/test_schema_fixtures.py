@@ -79,8 +79,10 @@ def _check_error_lines(path: Path, kind: str) -> dict[int, list[str]]:
         if Path(file.file) != path:
             continue
         for d in file.diagnostics:
-            # A test_cases_file's shape is another file's problem when seen from an agent.
-            about_this_file = not (d.code == "HL602" and kind == "agent")
+            # A test_cases_file's shape is another file's problem when seen from an agent, and
+            # so is a value the project config put in (the diagnostic points there too).
+            from_config = any(Path(r.file).name in CONFIG_NAMES for r in d.related)
+            about_this_file = not (d.code == "HL602" and kind == "agent") and not from_config
             if d.severity == Severity.ERROR and d.code in SCHEMA_CODES and about_this_file:
                 lines.setdefault(d.range.start.line + 1, []).append(d.code)
     return lines
