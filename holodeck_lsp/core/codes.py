@@ -67,7 +67,7 @@ _RULES = (
     Rule("HL505", "grader-import-failed", E, "Importing the grader's module failed."),
     Rule("HL506", "model-ignored", W, "`model:` on `equality`/`numeric` is ignored."),
     # Other files
-    Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` does not exist."),
+    Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),
     Rule("HL603", "file-missing", W, "A `files:` path that does not exist."),
     Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),

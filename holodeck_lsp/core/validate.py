@@ -222,6 +222,21 @@ def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, Load
     return _doc(str(file), text, loaded), loaded
 
 
+def _why_unreadable(file: Path) -> str:
+    """Why a referenced file could not be read, said the way a user fixes it."""
+    try:
+        if file.is_dir():
+            return "is a folder, not a file"
+        if not file.exists():
+            return "not found"
+        file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return f"is not UTF-8 text (byte {exc.start} cannot be decoded)"
+    except (OSError, ValueError) as exc:  # a NUL byte or an over-long name, permissions
+        return f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    return "cannot be read"
+
+
 def _validate_agent(
     doc: SourceDoc,
     reporter: Reporter,
@@ -361,7 +376,8 @@ def _attach_test_cases_file(
     target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
     side = _load_side_file(target, ctx)
     if side is None:
-        reporter.emit(where, "HL601", f"test_cases_file {ref!r} not found (looked for {target})")
+        reason = _why_unreadable(target)
+        reporter.emit(where, "HL601", f"test_cases_file {ref!r} {reason} (looked for {target})")
         return None
     cases_doc, loaded = side
     result.referenced.append(cases_doc.file)

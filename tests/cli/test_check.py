@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
@@ -188,3 +189,27 @@ def test_a_value_from_the_project_config_is_traced_back_to_it() -> None:
         "endLine": 6,
         "endColumn": 27,
     }
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("latin1.yaml", "is not UTF-8 text (byte 12 cannot be decoded)"),
+        ("cases", "is a folder, not a file"),
+        ("absent.yaml", "not found"),
+    ],
+)
+def test_an_unreadable_test_cases_file_says_why(tmp_path: Path, target: str, reason: str) -> None:
+    (tmp_path / "latin1.yaml").write_bytes(b"- input: caf\xe9\n")
+    (tmp_path / "cases").mkdir()
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(
+        "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
+        f"test_cases_file: {target}\n"
+    )
+    code, out = invoke(str(agent), "--no-color")
+    assert code == 1, out
+    assert out.splitlines()[0] == (
+        f"{agent}:7:18: error HL601 test_cases_file {target!r} {reason} "
+        f"(looked for {tmp_path / target}) (test_cases_file)"
+    )
