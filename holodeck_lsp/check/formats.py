@@ -72,7 +72,7 @@ class TextReporter:
 
 
 class JsonReporter:
-    """One JSON document; the contract is written down in docs/check-output.md."""
+    """One JSON document; the contract is written down in the README (`--format json`)."""
 
     def report(self, result: CheckResult, out: TextIO) -> None:
         files = [
@@ -88,6 +88,15 @@ class JsonReporter:
                         "code": d.code,
                         "message": d.message,
                         "path": d.path,
+                        "related": [
+                            {
+                                "file": r.file,
+                                "line": r.range.start.line + 1,
+                                "column": r.range.start.character + 1,
+                                "message": r.message,
+                            }
+                            for r in d.related
+                        ],
                     }
                     for d in f.diagnostics
                 ],

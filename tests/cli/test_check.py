@@ -86,6 +86,7 @@ def test_json_contract() -> None:
                         "quote it: "
                         '"25587" (test_cases[0].ground_truth)',
                         "path": "test_cases[0].ground_truth",
+                        "related": [],
                     },
                     {
                         "line": 11,
@@ -98,6 +99,7 @@ def test_json_contract() -> None:
                         "quote it: "
                         '"no" (test_cases[1].ground_truth)',
                         "path": "test_cases[1].ground_truth",
+                        "related": [],
                     },
                 ],
             }
@@ -178,6 +180,16 @@ def test_a_value_from_the_project_config_is_traced_back_to_it() -> None:
         "      ^^^^^^^^",
         f"  note: {folder / 'config.yaml'}:6:26: vector store 'docs'",
         "2 file(s) checked: 1 error(s), 0 warning(s)",
+    ]
+    code, out = invoke(str(folder / "agent.yaml"), "--format", "json")
+    (diagnostic,) = json.loads(out)["files"][0]["diagnostics"]
+    assert diagnostic["related"] == [
+        {
+            "file": str(folder / "config.yaml"),
+            "line": 6,
+            "column": 26,
+            "message": "vector store 'docs'",
+        }
     ]
     code, out = invoke(str(folder / "agent.yaml"), "--format", "sarif")
     (result,) = json.loads(out)["runs"][0]["results"]
