@@ -140,15 +140,15 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> list[Origi
             _fill_model(evaluations["model"], providers)
     tools = agent.get("tools")
     if merged.vectorstores and isinstance(tools, list):
-        for tool in tools:
+        for index, tool in enumerate(tools):
             if isinstance(tool, dict) and tool.get("type") == "vectorstore":
                 database = tool.get("database")
                 if isinstance(database, str):
                     store = merged.vectorstores.get(database)
                     tool["database"] = None if store is None else _database(store)
-                    if store is not None:
-                        at = ("tools", tools.index(tool), "database")
-                        origins.append(_store_origin(at, database, configs))
+                    origin = _store_origin(("tools", index, "database"), database, configs)
+                    if store is not None and origin is not None:
+                        origins.append(origin)
     if merged.mcp_servers:
         if not isinstance(agent.get("tools"), list):
             agent["tools"] = []
@@ -170,11 +170,14 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> list[Origi
     return origins
 
 
-def _store_origin(at: YPath, name: str, configs: list[ConfigFile]) -> Origin:
+def _store_origin(at: YPath, name: str, configs: list[ConfigFile]) -> Origin | None:
     """The vector store ``name`` as the last config that defines it (the project's) wrote it."""
     config = next(
-        c for c in reversed(configs) if name in ((c.data or {}).get("vectorstores") or {})
+        (c for c in reversed(configs) if name in ((c.data or {}).get("vectorstores") or {})),
+        None,
     )
+    if config is None:
+        return None
     store: YPath = ("vectorstores", name)
 
     def source(below: YPath) -> RelatedInformation:

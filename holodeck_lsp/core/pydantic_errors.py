@@ -147,7 +147,7 @@ def report_validation_error(
         if error["type"] in _TYPE_NAMES and missing is None:
             type_errors[path].append(error)
             continue
-        reported.append(path)
+        reported.append(path if missing is None else (*path, missing))
         _report_one(error, root, data, reporter, prefix, loc, path, missing, value)
     deeper = {p[:n] for p in [*reported, *type_errors] for n in range(len(p))}
     for path, errors in type_errors.items():

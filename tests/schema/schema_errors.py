@@ -80,7 +80,7 @@ def schema_errors(path: Path, kind: str | None = None) -> dict[int, list[str]] |
             for where in _paths(leaf):
                 info = loaded.source_map.get(where)
                 assert info is not None, f"{path}: no node at {where}"
-                # A key introduces the value it names: report there, as `check` does.
-                span = info.key if info.key is not None and info.kind != "mapping" else info.value
+                # A key introduces the value it names, a mapping too: report there, as `check` does.
+                span = info.key if info.key is not None else info.value
                 found.setdefault(span.line + 1, []).append(leaf.message)
     return found
