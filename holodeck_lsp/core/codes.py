@@ -72,6 +72,7 @@ _RULES = (
     Rule("HL603", "file-missing", W, "A `files:` path that does not exist."),
     Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),
     Rule("HL605", "env-unset", E, "`${VAR}` is not set (reported by `run` only)."),
+    Rule("HL606", "vector-store-unknown", W, "`database:` names no vector store of config.yaml."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

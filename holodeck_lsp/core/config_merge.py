@@ -170,6 +170,32 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> list[Origi
     return origins
 
 
+def store_references(agent: dict[str, Any]) -> list[tuple[int, str]]:
+    """(tool index, name) of each vectorstore tool whose `database:` names a vector store."""
+    tools = agent.get("tools")
+    if not isinstance(tools, list):
+        return []
+    return [
+        (index, tool["database"])
+        for index, tool in enumerate(tools)
+        if isinstance(tool, dict)
+        and tool.get("type") == "vectorstore"
+        and isinstance(tool.get("database"), str)
+        and tool["database"].strip()
+        and "${" not in tool["database"]  # which store is known only once the variable is set
+    ]
+
+
+def store_names(configs: list[ConfigFile]) -> list[str]:
+    """The vector stores the config files define, each once."""
+    names: dict[str, None] = {}
+    for config in configs:
+        stores = (config.data or {}).get("vectorstores")
+        if isinstance(stores, dict):
+            names.update(dict.fromkeys(str(name) for name in stores))
+    return list(names)
+
+
 def _store_origin(at: YPath, name: str, configs: list[ConfigFile]) -> Origin | None:
     """The vector store ``name`` as the last config that defines it (the project's) wrote it."""
     config = next(

@@ -172,7 +172,7 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     code = diagnostic.code
     if code == "HL101" and "replace_key" in data:
         return _rename_key(doc, diagnostic, data["replace_key"])
-    if code == "HL104" and "replace_value" in data:
+    if code in ("HL104", "HL606") and "replace_value" in data:
         return _set_value(doc, diagnostic, data["replace_value"])
     if code in ("HL303", "HL304"):
         return _set_value(doc, diagnostic, 1, "Set count: 1")

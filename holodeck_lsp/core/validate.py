@@ -13,10 +13,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model, field_validator
 
-from holodeck_lsp.core.config_merge import ConfigFile, find_config, merge_config
+from holodeck_lsp.core.config_merge import (
+    ConfigFile,
+    find_config,
+    merge_config,
+    store_names,
+    store_references,
+)
 from holodeck_lsp.core.diagnostics import Diagnostic, RelatedInformation, Severity
 from holodeck_lsp.core.lints import lint_agent, lint_test_cases
-from holodeck_lsp.core.pydantic_errors import report_validation_error
+from holodeck_lsp.core.pydantic_errors import did_you_mean, report_validation_error
 from holodeck_lsp.core.reporter import Reporter, SourceDoc, related_at
 from holodeck_lsp.core.source_map import Path as YPath
 from holodeck_lsp.core.source_map import SourceMap, Span
@@ -222,6 +228,33 @@ def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, Load
     return _doc(str(file), text, loaded), loaded
 
 
+def _unknown_stores(
+    references: list[tuple[int, str]],
+    merged: dict[str, Any],
+    configs: list[ConfigFile],
+    reporter: Reporter,
+) -> None:
+    """HoloDeck runs a tool whose `database:` names no known vector store in memory."""
+    names = store_names(configs)
+    for index, name in references:
+        if isinstance(merged["tools"][index].get("database"), dict):
+            continue  # resolved by the merge
+        if names:
+            where = " or ".join(sorted({c.path.name for c in configs}))
+            message = f"no vector store {name!r} in {where} (it has {', '.join(names)})"
+        else:
+            message = f"no config.yaml defines vector store {name!r}"
+        message += "; HoloDeck falls back to in-memory storage"
+        guess = did_you_mean(name, names)
+        message += f"; did you mean {guess!r}?" if guess else ""
+        reporter.emit(
+            ("tools", index, "database"),
+            "HL606",
+            message,
+            data={"replace_value": guess} if guess else None,
+        )
+
+
 def _why_unreadable(file: Path) -> str:
     """Why a referenced file could not be read, said the way a user fixes it."""
     try:
@@ -262,7 +295,10 @@ def _validate_agent(
                     part="anchor",
                     related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
                 )
+    references = store_references(logical)
     reporter.origins = merge_config(logical, [c for c in configs if not c.broken])
+    if not any(c.broken for c in configs):
+        _unknown_stores(references, logical, configs, reporter)
     cases_doc = _attach_test_cases_file(logical, doc, reporter, path, ctx, result)
     if cases_doc is not None:
         cases_source, prefix = cases_doc

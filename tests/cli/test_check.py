@@ -225,3 +225,18 @@ def test_an_unreadable_test_cases_file_says_why(tmp_path: Path, target: str, rea
         f"{agent}:7:18: error HL601 test_cases_file {target!r} {reason} "
         f"(looked for {tmp_path / target}) (test_cases_file)"
     )
+
+
+def test_a_vector_store_name_config_yaml_does_not_define_is_a_warning() -> None:
+    # HoloDeck loads the agent and runs such a tool on in-memory storage.
+    folder = INVALID / "vectorstore_unknown"
+    code, out = invoke(str(folder / "agent.yaml"), "--no-color")
+    assert code == 0, out
+    assert [line for line in out.splitlines() if "HL606" in line] == [
+        f"{folder / 'agent.yaml'}:12:15: warning HL606 no vector store 'doc' in config.yaml "
+        "(it has docs); HoloDeck falls back to in-memory storage; did you mean 'docs'? "
+        "(tools[0].database)",
+        f"{folder / 'agent.yaml'}:17:15: warning HL606 no vector store 'archive' in config.yaml "
+        "(it has docs); HoloDeck falls back to in-memory storage (tools[1].database)",
+    ]
+    assert out.splitlines()[-1] == "2 file(s) checked: 0 error(s), 2 warning(s)"

@@ -45,9 +45,11 @@ def test_model_name_from_the_user_config(project: Path) -> None:
     home.mkdir(parents=True)
     (home / "config.yaml").write_text("providers:\n  openai:\n    provider: openai\n"
                                       "    name: gpt-4o\n")
-    assert check(str(project / "agent.yaml")) == (0, {"agent.yaml": [], "config.yaml": []})
+    # No config defines the vector store `shared_store`: HoloDeck runs it in memory.
+    assert check(str(project / "agent.yaml")) == (
+        0, {"agent.yaml": [("HL606", 11)], "config.yaml": []})
     code, files = check("--no-user-config", str(project / "agent.yaml"))
-    assert (code, files) == (1, {"agent.yaml": [("HL102", 2)]})
+    assert (code, files) == (1, {"agent.yaml": [("HL102", 2), ("HL606", 11)]})
 
 
 def test_project_config_fills_model_and_vector_store(project: Path) -> None:

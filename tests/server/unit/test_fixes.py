@@ -93,3 +93,21 @@ def test_minimal_edit_never_splits_a_crlf_pair() -> None:
     edit = minimal_edit("a\r\nb", "a\r\r\nb")
     assert apply("a\r\nb", [edit]) == "a\r\r\nb"
     assert edit == TextEdit(Range.of(0, 1, 1, 0), "\r\r\n")
+
+
+def test_a_misspelled_vector_store_name_is_replaced_by_the_one_config_yaml_defines(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "vectorstores:\n  docs:\n    provider: postgres\n"
+        "    connection_string: postgresql://u:p@localhost/docs\n"
+    )
+    text = HEAD + ("tools:\n  - name: kb\n    type: vectorstore\n    description: d\n"
+                   "    source: data/\n    database: doc\ntest_cases:\n  - input: hi\n")
+    ctx = ValidationContext(user_config_dir=None)
+    (found,) = validate_text(text, tmp_path / "agent.yaml", ctx).diagnostics()
+    assert found.code == "HL606"
+    (fix,) = fixes_for(text, found)
+    fixed = apply(text, [fix.edit])
+    assert fixed == text.replace("database: doc\n", "database: docs\n")
+    assert validate_text(fixed, tmp_path / "agent.yaml", ctx).diagnostics() == []
