@@ -134,7 +134,7 @@ def report_validation_error(
 ) -> None:
     """Emit one diagnostic per error (type errors of one value's union members merged)."""
     type_errors: dict[Path, list[dict[str, Any]]] = defaultdict(list)
-    reported: list[Path] = []
+    failed: list[Path] = []  # every error's place, reported or not
     for details in exc.errors(include_url=False):
         error: dict[str, Any] = dict(details)
         loc = tuple(error["loc"])
@@ -142,17 +142,19 @@ def report_validation_error(
         value = value_at(data, path)
         if error["type"] != "missing":
             missing = None  # an unmatched last segment is a union tag, not a key
+        failed.append(path if missing is None else (*path, missing))
         if _has_env_ref(value) and missing is None and error["type"] not in _WHATEVER_THE_VALUE:
             continue  # `${VAR}` is substituted before HoloDeck validates: unknown here
         if error["type"] in _TYPE_NAMES and missing is None:
             type_errors[path].append(error)
             continue
-        reported.append(path if missing is None else (*path, missing))
         _report_one(error, root, data, reporter, prefix, loc, path, missing, value)
-    deeper = {p[:n] for p in [*reported, *type_errors] for n in range(len(p))}
+    # A mapping or list that one branch took and failed inside (even only on a `${VAR}`
+    # value) is not news for the branches that wanted text: those errors are dropped.
+    deeper = {p[:n] for p in failed for n in range(len(p))}
     for path, errors in type_errors.items():
         if path in deeper and isinstance(value_at(data, path), (dict, list)):
-            continue  # a branch took this mapping or list and failed inside: that is the news
+            continue
         _report_type(errors, data, reporter, prefix, path)
 
 

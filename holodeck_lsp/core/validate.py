@@ -237,8 +237,8 @@ def _unknown_stores(
     """HoloDeck runs a tool whose `database:` names no known vector store in memory."""
     names = store_names(configs)
     for index, name in references:
-        if isinstance(merged["tools"][index].get("database"), dict):
-            continue  # resolved by the merge
+        if name in names or isinstance(merged["tools"][index].get("database"), dict):
+            continue  # resolved (or left by a `${VAR}` the merge could not judge)
         if names:
             where = " or ".join(sorted({c.path.name for c in configs}))
             message = f"no vector store {name!r} in {where} (it has {', '.join(names)})"

@@ -240,3 +240,44 @@ def test_a_vector_store_name_config_yaml_does_not_define_is_a_warning() -> None:
         "(it has docs); HoloDeck falls back to in-memory storage (tools[1].database)",
     ]
     assert out.splitlines()[-1] == "2 file(s) checked: 0 error(s), 2 warning(s)"
+
+
+@pytest.mark.parametrize("from_config", [False, True])
+def test_a_variable_inside_a_database_mapping_is_no_error(
+    tmp_path: Path, from_config: bool
+) -> None:
+    # `${DB_PROVIDER}` is known only once set; the mapping branch failing on it is no reason
+    # to say the text branch wanted text (that was an error HoloDeck never gives).
+    database = "docs" if from_config else "\n      provider: ${DB_PROVIDER}"
+    if from_config:
+        (tmp_path / "config.yaml").write_text(
+            "vectorstores:\n  docs:\n    provider: ${DB_PROVIDER}\n    connection_string: x\n"
+        )
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(
+        "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
+        "tools:\n  - name: kb\n    type: vectorstore\n    description: d\n    source: data/\n"
+        f"    database: {database}\ntest_cases:\n  - input: hi\n"
+    )
+    code, out = invoke(str(agent), "--no-color")
+    assert (code, out.splitlines()[-1]) == (
+        0,
+        f"{2 if from_config else 1} file(s) checked: 0 error(s), 0 warning(s)",
+    ), out
+
+
+def test_a_vector_store_the_config_defines_is_never_unknown(tmp_path: Path) -> None:
+    # A `${VAR}` where the config wants a choice keeps the merge from judging the config;
+    # the store is still there by name, so no HL606 saying it is not.
+    (tmp_path / "config.yaml").write_text(
+        "providers:\n  main:\n    provider: ${LLM_PROVIDER}\n    name: gpt-4o\n"
+        "vectorstores:\n  docs:\n    provider: postgres\n    connection_string: x\n"
+    )
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(
+        "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
+        "tools:\n  - name: kb\n    type: vectorstore\n    description: d\n    source: data/\n"
+        "    database: docs\ntest_cases:\n  - input: hi\n"
+    )
+    code, out = invoke(str(agent), "--no-color")
+    assert (code, out) == (0, "2 file(s) checked: 0 error(s), 0 warning(s)\n")
