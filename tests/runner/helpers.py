@@ -11,6 +11,16 @@ from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 
+# A `--agent` module whose agent replies with the message it gets, and reports token usage.
+ECHO = """
+def factory():
+    class Echo:
+        def send(self, message):
+            return {"text": message, "usage": {"prompt_tokens": 3, "completion_tokens": 2,
+                                               "total_tokens": 5}}
+    return Echo()
+"""
+
 _TIMING_KEYS = frozenset(
     {
         "timestamp",

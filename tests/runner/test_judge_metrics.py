@@ -10,17 +10,8 @@ from typing import Any
 import pytest
 
 from tests.runner.fake_model import Action, FakeModelServer, Status
-from tests.runner.helpers import invoke, run_suite, strip_timings, turns, write
+from tests.runner.helpers import ECHO, invoke, run_suite, strip_timings, turns, write
 from tests.runner.judge_script import MALFORMED, SLOW, JudgeScript, valid
-
-ECHO = """
-def factory():
-    class Echo:
-        def send(self, message):
-            return {"text": message, "usage": {"prompt_tokens": 3, "completion_tokens": 2,
-                                               "total_tokens": 5}}
-    return Echo()
-"""
 
 HEAD = """
 name: judged

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.runner.evaluators.nlp import bleu, meteor, rouge
-from tests.runner.helpers import run_suite, turns, write
+from tests.runner.helpers import ECHO, run_suite, turns, write
 
 NLTK_EXAMPLE = (
     "It is a guide to action which ensures that the military always obeys the commands of "
@@ -44,15 +44,6 @@ def test_meteor_matches_nltks_documented_example() -> None:
     # NLTK documents 0.6944 for this pair (with WordNet); it needs no synonym.
     assert round(meteor(*NLTK_EXAMPLE), 4) == 0.6944
 
-
-ECHO = """
-def factory():
-    class Echo:
-        def send(self, message):
-            return {"text": message, "usage": {"prompt_tokens": 3, "completion_tokens": 2,
-                                               "total_tokens": 5}}
-    return Echo()
-"""
 
 SUITE = """
 name: overlap

@@ -259,6 +259,12 @@ def _non_empty(found: list[str], key: str) -> list[str]:
     return found
 
 
+def _share_of_yes(data: dict[str, Any], key: str) -> float:
+    """The share of the items under ``key`` judged 'yes' (at least one item is needed)."""
+    found = _non_empty(verdicts(data, key, _YES_NO), key)
+    return sum(v == "yes" for v in found) / len(found)
+
+
 def _contextual_relevancy(given: JudgeInputs, include: bool) -> tuple[str, Callable[..., float]]:
     prompt = "\n\n".join(
         [
@@ -274,11 +280,7 @@ def _contextual_relevancy(given: JudgeInputs, include: bool) -> tuple[str, Calla
         ]
     )
 
-    def score(data: dict[str, Any]) -> float:
-        found = _non_empty(verdicts(data, "statements", _YES_NO), "statements")
-        return sum(v == "yes" for v in found) / len(found)
-
-    return prompt, score
+    return prompt, lambda data: _share_of_yes(data, "statements")
 
 
 def _contextual_precision(given: JudgeInputs, include: bool) -> tuple[str, Callable[..., float]]:
@@ -331,11 +333,7 @@ def _contextual_recall(given: JudgeInputs, include: bool) -> tuple[str, Callable
         ]
     )
 
-    def score(data: dict[str, Any]) -> float:
-        found = _non_empty(verdicts(data, "sentences", _YES_NO), "sentences")
-        return sum(v == "yes" for v in found) / len(found)
-
-    return prompt, score
+    return prompt, lambda data: _share_of_yes(data, "sentences")
 
 
 _RAG = {
