@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from holodeck_lsp.check.files import (
     DEFAULT_PATTERNS,
     looks_like_suite,
@@ -15,6 +13,7 @@ from holodeck_lsp.check.files import (
 )
 from holodeck_lsp.core.diagnostics import Diagnostic, Severity
 from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.core.yaml_loader import load_yaml
 
 
 @dataclass
@@ -49,10 +48,10 @@ def _scan_candidates(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
         if path.name in ("config.yaml", "config.yml"):
             continue  # reached through the agents next to it
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            loaded = load_yaml(path.read_text(encoding="utf-8"))  # with its safety limits
+        except (OSError, UnicodeDecodeError):
             continue
-        if looks_like_suite(data):
+        if loaded.parsed and looks_like_suite(loaded.data):
             found.append(path)
     return found
 

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.core.source_map import NodeInfo, Path, SourceMap, Span
-from holodeck_lsp.core.yaml_loader import LoadedYaml, YamlProblem, fast_reader_accepts, load_yaml
+from holodeck_lsp.core.yaml_loader import (
+    MAX_TEXT,
+    LoadedYaml,
+    YamlProblem,
+    fast_reader_accepts,
+    load_yaml,
+)
 
 MIN_LINES = 400  # below this a whole parse is fast enough
 _CACHE_SIZE = 8192
@@ -183,7 +189,7 @@ def _cut(text: str) -> tuple[Path, list[int], int] | None:
 
 def load_yaml_incremental(text: str) -> LoadedYaml:
     """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
-    if text.count("\n") < MIN_LINES or _unsafe(text):
+    if text.count("\n") < MIN_LINES or len(text) > MAX_TEXT or _unsafe(text):
         return load_yaml(text)
     cut = _cut(text)
     if cut is None:
@@ -236,7 +242,7 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
     problems = list(head.problems) if head else []
     for index, (start, item) in enumerate(items):
         for p in item.problems:
-            path = (*prefix, index, *p.path[1:]) if p.path else prefix
+            path = (*prefix, index, *p.path[1:]) if p.path else ()
             problems.append(
                 YamlProblem(
                     p.kind,

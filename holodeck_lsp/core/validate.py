@@ -34,7 +34,14 @@ from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_case import TestCaseModel
 
 Kind = Literal["agent", "test-cases", "config"]
-_YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
+_YAML_CODES = {
+    "syntax": "HL001",
+    "tab": "HL002",
+    "duplicate-key": "HL003",
+    "encoding": "HL005",
+    "construct": "HL006",
+    "limit": "HL007",
+}
 
 
 class TestCasesFile(BaseModel):
