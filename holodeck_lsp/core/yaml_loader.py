@@ -218,8 +218,10 @@ class _Builder:
             try:
                 hash(key)
             except TypeError:
-                self.problems.append(
-                    YamlProblem("construct", key_span, "a mapping key must be a scalar", path)
+                # Only its start: where a block key ends depends on what follows it.
+                self.problems.append(YamlProblem(
+                    "construct", _point(km.line, km.column), "a mapping key must be a scalar",
+                    path)
                 )
                 continue
             if key in first_seen:
