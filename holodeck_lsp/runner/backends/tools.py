@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.threads import in_thread
+from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
 
 _JSON_TYPES = {
     int: "integer",
@@ -104,12 +104,15 @@ class ToolBox:
         else:
             try:
                 if inspect.iscoroutinefunction(fn):
-                    result = await fn(**args)
+                    try:
+                        result = await fn(**args)
+                    except (SystemExit, KeyboardInterrupt) as exc:
+                        raise UserCodeExit(exc) from None
                 else:
                     # A thread keeps a slow tool from stalling the other test cases.
                     result = await in_thread(fn, **args)
             except Exception as exc:
-                error = f"{type(exc).__name__}: {exc}"
+                error = describe(exc)
         duration = int((time.perf_counter() - start) * 1000)
         result = _jsonable(result)
         text = (
