@@ -12,7 +12,9 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.project_config import GlobalConfig
 
 ROOTS: dict[str, type[BaseModel]] = {
-    "agent": Agent, "test-cases": TestCasesFile, "config": GlobalConfig,
+    "agent": Agent,
+    "test-cases": TestCasesFile,
+    "config": GlobalConfig,
 }
 
 

@@ -1,6 +1,5 @@
 """What a test run produces: per-metric, per-turn and per-test-case results (seed §7a-§11)."""
 
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator

@@ -368,19 +368,26 @@ def _verdict(report: TestReport, done: Execution, problems: list[str]) -> tuple[
     return (EXIT_PASSED if report.summary.failed == 0 else EXIT_FAILED), None
 
 
-def merge(paths: list[Path], outputs: list[Path], out: TextIO, err: TextIO) -> int:
+def merge(
+    paths: list[Path],
+    outputs: list[Path],
+    out: TextIO,
+    err: TextIO,
+    allow_partial: bool = False,
+) -> int:
     """The whole `merge` command; returns the exit code."""
     try:
         for path in outputs:
             renderer_for(path)
-        report = merge_reports(paths)
+        report = merge_reports(paths, allow_partial)
     except (ValueError, MergeError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
-    try:
-        write_reports(report, outputs)
-    except OSError as exc:
-        err.write(f"error: cannot write: {exc}\n")
+    problems = write_reports(report, outputs)
+    for problem in problems:
+        err.write(f"error: {problem}\n")
+    if problems:
+        err.write(f"exit 3: {len(problems)} file(s) could not be written\n")
         return EXIT_EXECUTION
     out.write(summary_line(report) + "\n")
     judged = ledger_line(report.environment)
