@@ -33,10 +33,10 @@ from holodeck_lsp.runner.exchange import (
     TimedBackend,
 )
 from holodeck_lsp.runner.interrupts import Interrupts
-from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite
+from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, tool_line
 from holodeck_lsp.runner.output import check_writable
 from holodeck_lsp.runner.plan import PlannedCase, plan_suite
-from holodeck_lsp.runner.progress import make_progress
+from holodeck_lsp.runner.progress import Progress, make_progress
 from holodeck_lsp.runner.redaction import (
     RedactingStream,
     Redactor,
@@ -52,6 +52,8 @@ from holodeck_lsp.runner.report import (
 )
 from holodeck_lsp.runner.reports import renderer_for, write_reports
 from holodeck_lsp.runner.selection import parse_shard, select
+from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
+from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
 
 EXIT_PASSED, EXIT_FAILED, EXIT_CONFIG, EXIT_EXECUTION = 0, 1, 2, 3
 DEFAULT_LLM_TIMEOUT = 60.0
@@ -74,6 +76,7 @@ class RunOptions:
     user_config: bool = True
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     retry: RetryPolicy | None = None  # tests make backoff short
+    isolate_mcp: bool = False  # MCP servers per test case instead of once per run
 
 
 class UsageError(Exception):
@@ -147,20 +150,21 @@ def _backend(
     parallelism: int,
     err: TextIO,
     env: Mapping[str, str],
-) -> tuple[Backend, Recorder | None]:
+) -> tuple[Backend, Recorder | None, ToolBox | None]:
+    """The backend (timed, recording or replaying) and the tools the run must start."""
     agent = suite.agent
     who = identity(agent, suite.folder, options.python_agent)
     if options.replay is not None:
-        return ReplayBackend(options.replay, who), None
+        return ReplayBackend(options.replay, who), None, None  # replies hold the tool calls
     plan = build_backend(agent, suite.folder, options.python_agent, parallelism, env, options.retry)
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
     timeout, setting = _turn_limit(agent, options)
     backend: Backend = TimedBackend(plan.backend, timeout, setting)
     if options.record is None:
-        return backend, None
+        return backend, None, plan.tools
     recorder = Recorder(who)
-    return RecordingBackend(backend, recorder), recorder
+    return RecordingBackend(backend, recorder), recorder, plan.tools
 
 
 STOP_GRACE = 0.5  # seconds the cases get to settle once a run is stopped
@@ -176,36 +180,59 @@ class Execution:
     exit_code: int | None = None  # set when the run stopped early
 
 
+@dataclass
+class _Run:
+    backend: Backend
+    cases: list[PlannedCase]
+    settings: EngineSettings
+    tools: ToolBox | None
+    tool_context: ToolContext
+
+
 async def _bounded(closing: Awaitable[None]) -> None:
     """Closing a backend must not hold a stopped run: bounded, and its errors ignored."""
     with contextlib.suppress(Exception, asyncio.TimeoutError):
         await asyncio.wait_for(closing, STOP_GRACE)
 
 
-async def _execute(
-    backend: Backend,
-    cases: list[PlannedCase],
-    settings: EngineSettings,
-    quiet: bool,
-    err: TextIO,
-    interrupts: Interrupts,
-) -> Execution:
+async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) -> Execution:
+    """Preflight (tools started; `PreflightError` before any model call), then the cases."""
+    settings = run.settings
     progress = make_progress(quiet, err)
-    progress.start(len(cases))
-    state = SuiteState(cases)
-    run = asyncio.ensure_future(
-        run_suite(cases, backend, settings, progress.case_started, progress.case_done, state)
+    try:
+        if run.tools:
+            await run.tools.start(run.tool_context)
+        progress.start(len(run.cases))
+        try:
+            return await _cases(run, progress, err, interrupts)
+        finally:
+            progress.stop()
+    finally:
+        if run.tools is not None:
+            await _bounded(run.tools.close())
+        await _bounded(run.backend.close())
+        if settings.judges is not None:
+            await _bounded(settings.judges.close())
+
+
+async def _cases(run: _Run, progress: Progress, err: TextIO, interrupts: Interrupts) -> Execution:
+    """The cases until they finish, a signal stops them or one of them stops the run."""
+    state = SuiteState(run.cases)
+    cases = asyncio.ensure_future(
+        run_suite(
+            run.cases, run.backend, run.settings, progress.case_started, progress.case_done, state
+        )
     )
     stop = asyncio.ensure_future(interrupts.attach().wait())
     try:
-        await asyncio.wait({run, stop}, return_when=asyncio.FIRST_COMPLETED)
-        if not run.done():
+        await asyncio.wait({cases, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if not cases.done():
             err.write(f"{interrupts.reason}: stopping (press Ctrl-C again to quit at once)\n")
-            run.cancel()
-            await asyncio.wait({run}, timeout=STOP_GRACE)
+            cases.cancel()
+            await asyncio.wait({cases}, timeout=STOP_GRACE)
             return _stopped(state, interrupts.reason or "interrupted", interrupts.exit_code)
         try:
-            return Execution(run.result())
+            return Execution(cases.result())
         except ReplayMiss as exc:
             err.write(f"error: replay: {exc}\n")
             return _stopped(state, f"replay: {exc}", EXIT_EXECUTION)
@@ -216,10 +243,6 @@ async def _execute(
     finally:
         stop.cancel()
         interrupts.detach()
-        progress.stop()
-        await _bounded(backend.close())
-        if settings.judges is not None:
-            await _bounded(settings.judges.close())
 
 
 def _stopped(state: SuiteState, reason: str, code: int) -> Execution:
@@ -251,6 +274,16 @@ def _judges(
         parallelism=parallelism,
         timeout=float(timeout or DEFAULT_LLM_TIMEOUT),
     )
+
+
+def _print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> None:
+    line = tool_line(path, failure.tool)
+    where = f"{path}:{line}" if line is not None else str(path)
+    err.write(f"{where}: error: tool '{failure.tool}' did not start: {failure.message}\n")
+    if failure.stderr_tail:
+        err.write("  its stderr ended with:\n")
+        for text in failure.stderr_tail.splitlines():
+            err.write(f"    {text}\n")
 
 
 def summary_line(report: TestReport) -> str:
@@ -293,7 +326,7 @@ def _run(
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
-        backend, recorder = _backend(suite, options, parallelism, err, env)
+        backend, recorder, tools = _backend(suite, options, parallelism, err, env)
         judges = _judges(suite, options, cases, backend, recorder, parallelism, env)
         _check_writable([*options.outputs, *([options.record] if options.record else [])])
         if not cases:
@@ -307,8 +340,16 @@ def _run(
     settings = EngineSettings(
         suite.folder, suite.graders, parallelism, judges, options.grader_timeout
     )
+    context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
     start = time.perf_counter()
-    done = asyncio.run(_execute(backend, cases, settings, options.quiet, err, interrupts))
+    try:
+        done = asyncio.run(
+            _execute(_Run(backend, cases, settings, tools, context), options.quiet, err, interrupts)
+        )
+    except PreflightError as exc:
+        for failure in exc.failures:
+            _print_start_failure(suite.path, failure, err)
+        return EXIT_CONFIG
     duration = int((time.perf_counter() - start) * 1000)
     environment = {
         "backend": identity(suite.agent, suite.folder, options.python_agent),
