@@ -187,6 +187,10 @@ def run(
         float | None,
         typer.Option(help="Seconds per turn (beats execution.llm_timeout; default 60)."),
     ] = None,
+    grader_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a code grader may take per call; then its metric fails."),
+    ] = 30.0,
     record: Annotated[
         Path | None, typer.Option(help="Write every exchange with the agent to this JSONL file.")
     ] = None,
@@ -225,6 +229,7 @@ def run(
         python_agent=agent,
         parallel=parallel,
         llm_timeout=llm_timeout,
+        grader_timeout=grader_timeout,
         record=record,
         replay=replay,
         outputs=list(output or []),
@@ -245,11 +250,16 @@ def merge(
         list[Path] | None,
         typer.Option("--output", "-o", help="Merged report: .json, .md or .xml. Repeatable."),
     ] = None,
+    allow_partial: Annotated[
+        bool,
+        typer.Option("--allow-partial", help="Merge even when shards of the run are missing."),
+    ] = False,
 ) -> None:
     """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
     from holodeck_lsp.runner.command import merge as merge_reports
 
-    raise typer.Exit(merge_reports(reports, list(output or []), sys.stdout, sys.stderr))
+    code = merge_reports(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
+    raise typer.Exit(code)
 
 
 @app.callback()

@@ -86,8 +86,18 @@ def _key_items(root: type[BaseModel], ctx: CursorContext, path: Path) -> list[Co
         for i, key in enumerate(MATCHER_KEYS):
             if key not in taken:
                 doc = matcher_doc(key)
-                items.append(CompletionItem(key, "key", f"{key}: ", None, doc.type,
-                                            render(doc), render(doc, False), f"0{i:03d}"))
+                items.append(
+                    CompletionItem(
+                        key,
+                        "key",
+                        f"{key}: ",
+                        None,
+                        doc.type,
+                        render(doc),
+                        render(doc, False),
+                        f"0{i:03d}",
+                    )
+                )
         return items
     seen: set[str] = set()
     for model in parent_models(root, path, ctx.siblings):
@@ -103,8 +113,11 @@ def _key_items(root: type[BaseModel], ctx: CursorContext, path: Path) -> list[Co
             else:
                 text = f"{name}: "
             sort = f"{0 if doc.required else 1}{i:03d}"
-            items.append(CompletionItem(name, "key", text, None, doc.type, render(doc),
-                                        render(doc, False), sort))
+            items.append(
+                CompletionItem(
+                    name, "key", text, None, doc.type, render(doc), render(doc, False), sort
+                )
+            )
     return items
 
 
@@ -124,23 +137,28 @@ def _snippets_for(item_type: Any) -> tuple[snippets.Snippet, ...]:
 def _snippet_item(snippet: snippets.Snippet, column: int, dash: bool, sort: str) -> CompletionItem:
     body = snippets.render(snippet.body, column, dash)
     text = snippets.plain(body)
-    return CompletionItem(snippet.label, "snippet", text, body, snippet.detail,
-                          f"```yaml\n{text}\n```", text, sort)
+    return CompletionItem(
+        snippet.label, "snippet", text, body, snippet.detail, f"```yaml\n{text}\n```", text, sort
+    )
 
 
 def _value_items(root: type[BaseModel], ctx: CursorContext) -> list[CompletionItem]:
     items: list[CompletionItem] = []
     if is_matcher_mapping(root, ctx.path):
-        items.extend(_snippet_item(s, ctx.start, False, f"0{i}")
-                     for i, s in enumerate(snippets.MATCHERS))
+        items.extend(
+            _snippet_item(s, ctx.start, False, f"0{i}") for i, s in enumerate(snippets.MATCHERS)
+        )
         return items
     doc = field_doc(root, ctx.path, ctx.siblings)
     if doc is None:
         return items
     for i, value in enumerate(doc.allowed):
         text = value if value in ("true", "false") else yaml_scalar(value)
-        items.append(CompletionItem(value, "value", text, None, doc.name, render(doc),
-                                    render(doc, False), f"{i:03d}"))
+        items.append(
+            CompletionItem(
+                value, "value", text, None, doc.name, render(doc), render(doc, False), f"{i:03d}"
+            )
+        )
     return items
 
 
@@ -156,27 +174,40 @@ def complete(text: str, line: int, character: int, kind: Kind) -> Completions | 
         items = _value_items(root, replace(ctx, path=path))
     elif ctx.mode == "item":
         item_type = type_at(root, (*path, 0))
-        items = [_snippet_item(s, ctx.column, True, f"0{i}")
-                 for i, s in enumerate(_snippets_for(item_type))]
+        items = [
+            _snippet_item(s, ctx.column, True, f"0{i}")
+            for i, s in enumerate(_snippets_for(item_type))
+        ]
     else:
         tp = type_at(root, path)
         if tp is None:
             return None
         if _is_list(tp):  # under `key:` of a list: a first item, dash included
             item_type = get_args(unwrap(tp))[0] if get_args(unwrap(tp)) else None
-            items = [_snippet_item(s, ctx.column, True, f"0{i}")
-                     for i, s in enumerate(_snippets_for(item_type))]
+            items = [
+                _snippet_item(s, ctx.column, True, f"0{i}")
+                for i, s in enumerate(_snippets_for(item_type))
+            ]
         else:
             items = _key_items(root, ctx, path)
             if ctx.on_dash:  # the line opened an item: whole-entry templates fit too
-                items.extend(_snippet_item(s, ctx.column, False, f"2{i}")
-                             for i, s in enumerate(_snippets_for(tp)))
+                items.extend(
+                    _snippet_item(s, ctx.column, False, f"2{i}")
+                    for i, s in enumerate(_snippets_for(tp))
+                )
     if ctx.lead:
         items = [_lead(item, ctx.lead) for item in items]
     return Completions(line, ctx.start, ctx.end, items)
 
 
 def _lead(item: CompletionItem, lead: str) -> CompletionItem:
-    return CompletionItem(item.label, item.kind, lead + item.text,
-                          None if item.snippet is None else lead + item.snippet,
-                          item.detail, item.documentation, item.documentation_plain, item.sort)
+    return CompletionItem(
+        item.label,
+        item.kind,
+        lead + item.text,
+        None if item.snippet is None else lead + item.snippet,
+        item.detail,
+        item.documentation,
+        item.documentation_plain,
+        item.sort,
+    )

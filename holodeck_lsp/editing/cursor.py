@@ -80,11 +80,25 @@ def shape(line: str) -> LineShape:
     rest = line[pos:]
     match = _KEY.match(rest)
     if match:
-        after = rest[match.end():]
-        return LineShape(indent, tuple(dashes), pos, unquote(match.group("key").strip()), pos,
-                         _strip_comment(after).strip(), False)
-    return LineShape(indent, tuple(dashes), pos, None, pos, _strip_comment(rest).strip(),
-                     not rest.strip() and not dashes)
+        after = rest[match.end() :]
+        return LineShape(
+            indent,
+            tuple(dashes),
+            pos,
+            unquote(match.group("key").strip()),
+            pos,
+            _strip_comment(after).strip(),
+            False,
+        )
+    return LineShape(
+        indent,
+        tuple(dashes),
+        pos,
+        None,
+        pos,
+        _strip_comment(rest).strip(),
+        not rest.strip() and not dashes,
+    )
 
 
 def value_is_empty(value: str) -> bool:
@@ -261,7 +275,7 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
     word = _PARTIAL_KEY.match(current, character)
     word_end = word.end() if word else character
     if s.key is not None:  # `key: partial-value`
-        value_text = before[s.key_col:].split(":", 1)[1] if ":" in before[s.key_col:] else ""
+        value_text = before[s.key_col :].split(":", 1)[1] if ":" in before[s.key_col :] else ""
         stripped = value_text.lstrip()
         if stripped[:1] in ("{", "[", "|", ">", "&", "*", "!"):
             return None
@@ -271,9 +285,16 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
         if parent is None:
             return None
         end = max(word_end, character)
-        return CursorContext("value", (*parent, s.key), prefix, start, end, s.key_col,
-                             siblings=_siblings(lines, line, s.key_col))
-    if not re.fullmatch(r"[^\s:#{}\[\],'\"]*", before[s.content:]):
+        return CursorContext(
+            "value",
+            (*parent, s.key),
+            prefix,
+            start,
+            end,
+            s.key_col,
+            siblings=_siblings(lines, line, s.key_col),
+        )
+    if not re.fullmatch(r"[^\s:#{}\[\],'\"]*", before[s.content :]):
         return None
     start = s.content
     prefix = before[start:]
@@ -284,8 +305,17 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
             return None
         path = (*found[0], found[1])
         lead = " " if start == dash + 1 else ""
-        return CursorContext("key", path, prefix, start, word_end, start + len(lead),
-                             on_dash=True, lead=lead, siblings=_siblings(lines, line, start))
+        return CursorContext(
+            "key",
+            path,
+            prefix,
+            start,
+            word_end,
+            start + len(lead),
+            on_dash=True,
+            lead=lead,
+            siblings=_siblings(lines, line, start),
+        )
     col = start
     # The column belongs to a sibling key, a sibling item, or the value a parent opens.
     for j in range(line - 1, -1, -1):
@@ -300,8 +330,15 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
                 keys_path = mapping_path(lines, owner, col)
                 if keys_path is None:
                     return None
-                return CursorContext("key", keys_path, prefix, start, word_end, col,
-                                     siblings=_siblings(lines, line, col))
+                return CursorContext(
+                    "key",
+                    keys_path,
+                    prefix,
+                    start,
+                    word_end,
+                    col,
+                    siblings=_siblings(lines, line, col),
+                )
             found = sequence_item(lines, j, col)
             if found is None:
                 return None
@@ -315,10 +352,12 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
         )
         if found_path is None:
             return None
-        return CursorContext("key", found_path, prefix, start, word_end, col,
-                             siblings=_siblings(lines, line, col))
-    return CursorContext("key", (), prefix, start, word_end, col,
-                         siblings=_siblings(lines, line, col))
+        return CursorContext(
+            "key", found_path, prefix, start, word_end, col, siblings=_siblings(lines, line, col)
+        )
+    return CursorContext(
+        "key", (), prefix, start, word_end, col, siblings=_siblings(lines, line, col)
+    )
 
 
 @dataclass(frozen=True)

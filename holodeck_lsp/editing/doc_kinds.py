@@ -12,7 +12,9 @@ from holodeck_lsp.validation.validate import Kind, TestCasesFile
 from holodeck_lsp.validation.yaml.source_map import Path
 
 ROOTS: dict[str, type[BaseModel]] = {
-    "agent": Agent, "test-cases": TestCasesFile, "config": GlobalConfig,
+    "agent": Agent,
+    "test-cases": TestCasesFile,
+    "config": GlobalConfig,
 }
 
 

@@ -21,8 +21,13 @@ from holodeck_lsp.validation.yaml.source_map import Path
 
 _UNIONS = (Union, types.UnionType)
 _NAMES: dict[Any, str] = {
-    str: "text", int: "integer", float: "number", bool: "boolean", Any: "any",
-    SecretStr: "text (secret)", type(None): "null",
+    str: "text",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    Any: "any",
+    SecretStr: "text (secret)",
+    type(None): "null",
 }
 
 
@@ -116,8 +121,11 @@ def parent_models(root: type[BaseModel], parent: Path, data: Any = None) -> list
     tp = type_at(root, parent)
     models = models_in(tp) if tp is not None else []
     if len(models) > 1 and isinstance(data, dict) and data.get("type") is not None:
-        typed = [m for m in models
-                 if str(data["type"]) in map(str, literal_values(m.model_fields.get("type")))]
+        typed = [
+            m
+            for m in models
+            if str(data["type"]) in map(str, literal_values(m.model_fields.get("type")))
+        ]
         models = typed or models
     if len(models) > 1 and isinstance(data, dict) and data:
         # Without a `type`, the members that declare every key written so far.
@@ -129,7 +137,8 @@ def parent_models(root: type[BaseModel], parent: Path, data: Any = None) -> list
 def is_matcher_mapping(root: type[BaseModel], path: Path) -> bool:
     """Whether ``path`` is an argument's value under an expected tool's `args`."""
     return (
-        len(path) >= 2 and path[-2] == "args"
+        len(path) >= 2
+        and path[-2] == "args"
         and ExpectedTool in models_in(type_at(root, path[:-2]) or type(None))
     )
 
@@ -161,16 +170,21 @@ def field_doc(root: type[BaseModel], path: Path, data: Any = None) -> FieldDoc |
     required = all(doc.required for doc in docs)
     defaults = {doc.default for doc in docs}
     default = first.default if len(defaults) == 1 else None
-    return FieldDoc(first.name, first.type, required, default, first.description,
-                    tuple(allowed), first.item)
+    return FieldDoc(
+        first.name, first.type, required, default, first.description, tuple(allowed), first.item
+    )
 
 
 def render(doc: FieldDoc, markdown: bool = True) -> str:
     """Hover/completion documentation of a field."""
     code = (lambda s: f"`{s}`") if markdown else (lambda s: s)
     head = f"**{doc.name}**" if markdown else doc.name
-    facts = [doc.type, "required" if doc.required else (
-        f"default {code(doc.default)}" if doc.default is not None else "optional")]
+    facts = [
+        doc.type,
+        "required"
+        if doc.required
+        else (f"default {code(doc.default)}" if doc.default is not None else "optional"),
+    ]
     parts = [f"{head} ({', '.join(facts)})"]
     if doc.description:
         parts.append(doc.description if markdown else doc.description.replace("`", ""))

@@ -51,8 +51,10 @@ def _replace(doc: Text, where: Range, new_text: str) -> TextEdit:
 def _path_with_key_at(source_map: SourceMap, where: Range) -> Path | None:
     for path in source_map.paths():
         info = source_map.get(path)
-        if info is not None and info.key is not None and (
-            (info.key.line, info.key.col) == (where.start.line, where.start.character)
+        if (
+            info is not None
+            and info.key is not None
+            and ((info.key.line, info.key.col) == (where.start.line, where.start.character))
         ):
             return path
     return None
@@ -80,8 +82,7 @@ def _set_value(doc: Text, d: Diagnostic, value: Any, title: str | None = None) -
     if new_text == written:
         return []
     edit = _replace(doc, d.range, new_text)
-    return [Fix(title or f"Change '{written}' to '{new_text}'", edit, preferred=True,
-                diagnostic=d)]
+    return [Fix(title or f"Change '{written}' to '{new_text}'", edit, preferred=True, diagnostic=d)]
 
 
 def _quote(doc: Text, d: Diagnostic, source: Any) -> list[Fix]:
@@ -96,9 +97,7 @@ def _flow(doc: Text, info: NodeInfo) -> bool:
     return doc.line_text(info.value.line)[info.value.col : info.value.col + 1] in ("{", "[")
 
 
-def _move_into_first_turn(
-    doc: Text, loaded: LoadedYaml, case: Path, keys: list[str]
-) -> str | None:
+def _move_into_first_turn(doc: Text, loaded: LoadedYaml, case: Path, keys: list[str]) -> str | None:
     """The text with ``keys`` of the test case at ``case`` moved into its turns[0]."""
     smap = loaded.source_map
     entries = block_entries(doc, smap, case)
@@ -151,8 +150,14 @@ def _turns_conflict(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
     fixes = []
     moved = _move_into_first_turn(doc, loaded, case, [str(path[-1])])
     if moved is not None:
-        fixes.append(Fix(f"Move '{path[-1]}' into turns[0]", minimal_edit(doc.text, moved),
-                         preferred=True, diagnostic=d))
+        fixes.append(
+            Fix(
+                f"Move '{path[-1]}' into turns[0]",
+                minimal_edit(doc.text, moved),
+                preferred=True,
+                diagnostic=d,
+            )
+        )
     first_turn = data["turns"][0] if data["turns"] else None
     taken = set(first_turn) if isinstance(first_turn, dict) else set()
     movable = [k for k in SINGLE_TURN_FIELDS if data.get(k) is not None and k not in taken]
@@ -160,8 +165,9 @@ def _turns_conflict(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
         every = _move_into_first_turn(doc, loaded, case, movable)
         if every is not None:
             names = ", ".join(f"'{k}'" for k in movable)
-            fixes.append(Fix(f"Move {names} into turns[0]", minimal_edit(doc.text, every),
-                             diagnostic=d))
+            fixes.append(
+                Fix(f"Move {names} into turns[0]", minimal_edit(doc.text, every), diagnostic=d)
+            )
     return fixes
 
 
@@ -227,5 +233,6 @@ def refactors_at(text: str, line: int, character: int) -> list[Fix]:
     converted = _to_multi_turn(Text(text), loaded, case)
     if converted is None:
         return []
-    return [Fix("Convert to a multi-turn test case", minimal_edit(text, converted),
-                kind="refactor")]
+    return [
+        Fix("Convert to a multi-turn test case", minimal_edit(text, converted), kind="refactor")
+    ]

@@ -32,8 +32,11 @@ def _from_parse(text: str, line: int, character: int) -> tuple[Path, Range, Any]
     if not path or info is None or not isinstance(path[-1], str):
         return None
     span = info.key if info.key is not None and info.key.contains(line, character) else info.value
-    return path, Range.of(span.line, span.col, span.end_line, span.end_col), value_at(
-        loaded.data, path[:-1])
+    return (
+        path,
+        Range.of(span.line, span.col, span.end_line, span.end_col),
+        value_at(loaded.data, path[:-1]),
+    )
 
 
 def _line(text: str, line: int) -> str:
@@ -51,8 +54,9 @@ def hover_at(text: str, line: int, character: int, kind: Kind) -> HoverInfo | No
     if found is None or (found.part == "value" and _opens_flow(text, line, found.start)):
         # Only flow collections need a full parse (a large file makes it slow).
         flow_line = _line(text, line)
-        parsed = _from_parse(text, line, character) if "{" in flow_line or "[" in flow_line \
-            else None
+        parsed = (
+            _from_parse(text, line, character) if "{" in flow_line or "[" in flow_line else None
+        )
     else:
         parsed = None
     if parsed is not None:

@@ -93,8 +93,11 @@ def _value_at_cursor(text: str, line: int, character: int) -> tuple[YPath, str] 
 def _is_file_ref(path: YPath) -> bool:
     if path == ("test_cases_file",) or path == ("instructions", "file"):
         return True
-    return len(path) >= 3 and path[-1] == "path" and isinstance(path[-2], int) and (
-        path[-3] == "files"
+    return (
+        len(path) >= 3
+        and path[-1] == "path"
+        and isinstance(path[-2], int)
+        and (path[-3] == "files")
     )
 
 

@@ -35,7 +35,7 @@ class _Doc:
         """From the key (or the item's dash) to the last character of the value."""
         first = info.key or info.value
         start = Position(first.line, first.col)
-        if info.key is None and self._line(first.line)[max(first.col - 2, 0):first.col] == "- ":
+        if info.key is None and self._line(first.line)[max(first.col - 2, 0) : first.col] == "- ":
             start = Position(first.line, first.col - 2)
         end = Position(info.value.end_line, info.value.end_col)
         # A block value ends where the next token starts; pull back over blank lines.
@@ -94,8 +94,9 @@ def _cases(doc: _Doc, cases: Any, prefix: Path) -> tuple[Symbol, ...]:
             detail = f"{len(turns)} turn" + ("" if len(turns) == 1 else "s")
         else:
             detail = _excerpt(case.get("input") if isinstance(case, dict) else None)
-        out.append(Symbol(label, detail, "test-case", where,
-                          _selection(doc, path, info, where), children))
+        out.append(
+            Symbol(label, detail, "test-case", where, _selection(doc, path, info, where), children)
+        )
     return tuple(out)
 
 
@@ -117,7 +118,8 @@ def outline(text: str) -> list[Symbol] | None:
             continue
         where = doc.extent(info)
         children = _cases(doc, value, ("test_cases",)) if key == "test_cases" else ()
-        detail = f"{len(value)} test cases" if key == "test_cases" and isinstance(
-            value, list) else ""
+        detail = (
+            f"{len(value)} test cases" if key == "test_cases" and isinstance(value, list) else ""
+        )
         out.append(Symbol(str(key), detail, "section", where, doc.span(info.key), children))
     return out

@@ -70,8 +70,14 @@ def apply(text: str, edits: list[TextEdit]) -> str:
     """The text after non-overlapping edits (given in any order)."""
     doc = Text(text)
     spans = sorted(
-        ((doc.offset(e.range.start.line, e.range.start.character),
-          doc.offset(e.range.end.line, e.range.end.character), e.new_text) for e in edits),
+        (
+            (
+                doc.offset(e.range.start.line, e.range.start.character),
+                doc.offset(e.range.end.line, e.range.end.character),
+                e.new_text,
+            )
+            for e in edits
+        ),
         reverse=True,
     )
     for start, end, new_text in spans:
@@ -103,8 +109,8 @@ def _extent_end(doc: Text, key_line: int, key_col: int, scalar_end: int, sequenc
             continue
         indent = doc.indent(j)
         stripped = text.lstrip(" ")
-        indentless_item = sequence and indent == key_col and (
-            stripped == "-" or stripped.startswith("- ")
+        indentless_item = (
+            sequence and indent == key_col and (stripped == "-" or stripped.startswith("- "))
         )
         if indent <= key_col and not indentless_item:
             break
@@ -138,8 +144,9 @@ def block_entries(doc: Text, source_map: SourceMap, path: Path) -> list[Entry] |
         last = _extent_end(doc, k.line, k.col, scalar_end, child.kind == "sequence")
         end = doc.offset(last, len(doc.line_text(last)))
         before = doc.line_text(k.line)[: k.col]
-        entries.append(Entry(str(key), doc.offset(k.line, k.col), k.line, k.col, end, last,
-                             "-" in before))
+        entries.append(
+            Entry(str(key), doc.offset(k.line, k.col), k.line, k.col, end, last, "-" in before)
+        )
     return entries
 
 
@@ -154,7 +161,7 @@ def reindent(text: str, delta: int) -> str:
             out.append(" " * delta + line)
         else:
             spaces = len(line) - len(line.lstrip(" "))
-            out.append(line[min(spaces, -delta):])
+            out.append(line[min(spaces, -delta) :])
     return "\n".join(out)
 
 

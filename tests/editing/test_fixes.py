@@ -13,8 +13,9 @@ HEAD = "name: a\nmodel:\n  provider: openai\n  name: x\ninstructions:\n  inline:
 
 
 def diagnostics(text: str) -> list[Diagnostic]:
-    return validate_text(text, Path("/nowhere/agent.yaml"),
-                         ValidationContext(user_config_dir=None)).diagnostics()
+    return validate_text(
+        text, Path("/nowhere/agent.yaml"), ValidationContext(user_config_dir=None)
+    ).diagnostics()
 
 
 def fix_all(text: str, code: str) -> tuple[list[str], str]:
@@ -30,32 +31,42 @@ def fix_all(text: str, code: str) -> tuple[list[str], str]:
 
 
 def test_a_field_written_first_on_the_dash_line_moves_into_the_first_turn() -> None:
-    text = HEAD + ("test_cases:\n  - input: hi  # first\n    turns:\n      - ground_truth: x\n"
-                   "  - input: next\n")
+    text = HEAD + (
+        "test_cases:\n  - input: hi  # first\n    turns:\n      - ground_truth: x\n"
+        "  - input: next\n"
+    )
     titles, fixed = fix_all(text, "HL201")
     assert titles == ["Move 'input' into turns[0]"]
-    assert fixed == HEAD + ("test_cases:\n  - turns:\n      - ground_truth: x\n"
-                            "        input: hi  # first\n  - input: next\n")
+    assert fixed == HEAD + (
+        "test_cases:\n  - turns:\n      - ground_truth: x\n"
+        "        input: hi  # first\n  - input: next\n"
+    )
     assert diagnostics(fixed) == []
 
 
 def test_fields_of_a_case_in_an_indentless_sequence_move_with_their_blocks() -> None:
-    text = HEAD + ("test_cases:\n- name: c\n  turns:\n  - input: q\n  expected_tools:\n"
-                   "  - name: t\n    count: 2\n  files: []\n")
+    text = HEAD + (
+        "test_cases:\n- name: c\n  turns:\n  - input: q\n  expected_tools:\n"
+        "  - name: t\n    count: 2\n  files: []\n"
+    )
     titles, fixed = fix_all(text, "HL201")
     assert titles == ["Move 'expected_tools' into turns[0]", "Move 'files' into turns[0]"]
-    assert fixed == HEAD + ("test_cases:\n- name: c\n  turns:\n  - input: q\n"
-                            "    expected_tools:\n    - name: t\n      count: 2\n"
-                            "    files: []\n")
+    assert fixed == HEAD + (
+        "test_cases:\n- name: c\n  turns:\n  - input: q\n"
+        "    expected_tools:\n    - name: t\n      count: 2\n"
+        "    files: []\n"
+    )
     assert [d.code for d in diagnostics(fixed)] == ["HL307"]  # the agent has no tool `t`
 
 
 def test_windows_line_endings_are_kept() -> None:
     text = (HEAD + "test_cases:\n  - input: hi\n    turns:\n      - ground_truth: x\n").replace(
-        "\n", "\r\n")
+        "\n", "\r\n"
+    )
     _, fixed = fix_all(text, "HL201")
-    assert fixed == (HEAD + "test_cases:\n  - turns:\n      - ground_truth: x\r\n"
-                     "        input: hi\n").replace("\n", "\r\n").replace("\r\r\n", "\r\n")
+    assert fixed == (
+        HEAD + "test_cases:\n  - turns:\n      - ground_truth: x\r\n        input: hi\n"
+    ).replace("\n", "\r\n").replace("\r\r\n", "\r\n")
     assert diagnostics(fixed) == []
 
 
@@ -79,12 +90,15 @@ def test_a_stale_diagnostic_offers_nothing() -> None:
 
 
 def test_converting_a_case_with_only_single_turn_fields() -> None:
-    text = HEAD + ("test_cases:\n  - input: hi\n    ground_truth: yo\n"
-                   "  - name: other\n    input: b\n")
+    text = HEAD + (
+        "test_cases:\n  - input: hi\n    ground_truth: yo\n  - name: other\n    input: b\n"
+    )
     (fix,) = refactors_at(text, 7, 6)
     converted = apply(text, [fix.edit])
-    assert converted == HEAD + ("test_cases:\n  - turns:\n      - input: hi\n"
-                                "        ground_truth: yo\n  - name: other\n    input: b\n")
+    assert converted == HEAD + (
+        "test_cases:\n  - turns:\n      - input: hi\n"
+        "        ground_truth: yo\n  - name: other\n    input: b\n"
+    )
     assert diagnostics(converted) == []
     assert refactors_at(converted, 7, 6) == []  # already multi-turn
 
@@ -102,8 +116,10 @@ def test_a_misspelled_vector_store_name_is_replaced_by_the_one_config_yaml_defin
         "vectorstores:\n  docs:\n    provider: postgres\n"
         "    connection_string: postgresql://u:p@localhost/docs\n"
     )
-    text = HEAD + ("tools:\n  - name: kb\n    type: vectorstore\n    description: d\n"
-                   "    source: data/\n    database: doc\ntest_cases:\n  - input: hi\n")
+    text = HEAD + (
+        "tools:\n  - name: kb\n    type: vectorstore\n    description: d\n"
+        "    source: data/\n    database: doc\ntest_cases:\n  - input: hi\n"
+    )
     ctx = ValidationContext(user_config_dir=None)
     (found,) = validate_text(text, tmp_path / "agent.yaml", ctx).diagnostics()
     assert found.code == "HL606"

@@ -22,6 +22,8 @@ def test_render_places_a_body_at_a_column_with_or_without_a_dash() -> None:
     body = "name: ${1:x}\nturns:\n  - input: ${2:y}$0"
     assert snippets.render(body, 4) == "name: ${1:x}\n    turns:\n      - input: ${2:y}$0"
     assert snippets.render(body, 2, dash=True) == (
-        "- name: ${1:x}\n    turns:\n      - input: ${2:y}$0")
+        "- name: ${1:x}\n    turns:\n      - input: ${2:y}$0"
+    )
     assert snippets.plain(snippets.render(body, 2, dash=True)) == (
-        "- name: x\n    turns:\n      - input: y")
+        "- name: x\n    turns:\n      - input: y"
+    )

@@ -11,11 +11,13 @@ from holodeck_lsp.models.token_usage import TokenUsage
 
 def test_token_usage_sums_all_four_counts_and_zero_is_neutral() -> None:
     a = TokenUsage(prompt_tokens=10, completion_tokens=5, total_tokens=20, cache_read_tokens=5)
-    b = TokenUsage(prompt_tokens=1, completion_tokens=2, total_tokens=3,
-                   cache_creation_tokens=7)
+    b = TokenUsage(prompt_tokens=1, completion_tokens=2, total_tokens=3, cache_creation_tokens=7)
     assert (a + b).model_dump() == {
-        "prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 23,
-        "cache_creation_tokens": 7, "cache_read_tokens": 5,
+        "prompt_tokens": 11,
+        "completion_tokens": 7,
+        "total_tokens": 23,
+        "cache_creation_tokens": 7,
+        "cache_read_tokens": 5,
     }
     assert a + TokenUsage.zero() == a
 
@@ -27,8 +29,9 @@ def test_token_total_may_exceed_but_not_undercut_the_parts() -> None:
 
 
 def test_legacy_token_usage_without_cache_fields_loads() -> None:
-    usage = TokenUsage.model_validate({"prompt_tokens": 1, "completion_tokens": 1,
-                                       "total_tokens": 2})
+    usage = TokenUsage.model_validate(
+        {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    )
     assert (usage.cache_creation_tokens, usage.cache_read_tokens) == (0, 0)
 
 
@@ -40,13 +43,20 @@ def test_summary_counts_test_cases() -> None:
 
 def test_metric_kind_includes_code_and_turns_are_optional() -> None:
     metric = MetricResult(metric_name="cash_change", kind="code", score=1.0, passed=True)
-    turn = TurnResult(turn_index=0, input="hi", metric_results=[metric], passed=True,
-                      execution_time_ms=3)
-    legacy = TestResult(test_input="hi", passed=True, execution_time_ms=3,
-                        timestamp="2026-01-01T00:00:00Z")
+    turn = TurnResult(
+        turn_index=0, input="hi", metric_results=[metric], passed=True, execution_time_ms=3
+    )
+    legacy = TestResult(
+        test_input="hi", passed=True, execution_time_ms=3, timestamp="2026-01-01T00:00:00Z"
+    )
     assert legacy.turns is None
-    rolled = TestResult(test_input="hi", passed=True, execution_time_ms=3,
-                        timestamp="2026-01-01T00:00:00Z", turns=[turn])
+    rolled = TestResult(
+        test_input="hi",
+        passed=True,
+        execution_time_ms=3,
+        timestamp="2026-01-01T00:00:00Z",
+        turns=[turn],
+    )
     assert rolled.model_dump()["turns"][0]["metric_results"][0]["kind"] == "code"
     with pytest.raises(ValidationError):
         MetricResult(metric_name="x", kind="llm", score=1.0)

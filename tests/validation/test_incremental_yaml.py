@@ -54,9 +54,32 @@ def test_a_large_test_case_list_file_is_cut_into_items() -> None:
     same(loaded, load_yaml(PAYLOAD))
 
 
-EDITS = ["", "x", ":", "- ", "  ", "\n", "\n  - input: new\n", "'", "\"", "#", "{", "[",
-         "  duplicate: 1\n  duplicate: 2\n", "&a ", "*a", "\t", "ground_truth: no\n", "---\n",
-         "other: 1\n", "- stray\n", "\n- name: extra\n  input: hi\n", "    ", "|\n", "? "]
+EDITS = [
+    "",
+    "x",
+    ":",
+    "- ",
+    "  ",
+    "\n",
+    "\n  - input: new\n",
+    "'",
+    '"',
+    "#",
+    "{",
+    "[",
+    "  duplicate: 1\n  duplicate: 2\n",
+    "&a ",
+    "*a",
+    "\t",
+    "ground_truth: no\n",
+    "---\n",
+    "other: 1\n",
+    "- stray\n",
+    "\n- name: extra\n  input: hi\n",
+    "    ",
+    "|\n",
+    "? ",
+]
 
 
 @settings(
@@ -64,21 +87,28 @@ EDITS = ["", "x", ":", "- ", "  ", "\n", "\n  - input: new\n", "'", "\"", "#", "
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(st.sampled_from([BASE, PAYLOAD]), st.lists(
-    st.tuples(st.floats(0, 1), st.sampled_from(EDITS), st.integers(0, 8)), min_size=1,
-    max_size=3))
+@given(
+    st.sampled_from([BASE, PAYLOAD]),
+    st.lists(
+        st.tuples(st.floats(0, 1), st.sampled_from(EDITS), st.integers(0, 8)),
+        min_size=1,
+        max_size=3,
+    ),
+)
 def test_edited_suites_parse_the_same_both_ways(text: str, edits: list) -> None:
     for where, insert, delete in edits:
         pos = int(where * len(text))
-        text = text[:pos] + insert + text[pos + delete:]
+        text = text[:pos] + insert + text[pos + delete :]
     same(load_yaml_incremental(text), load_yaml(text))
 
 
 def test_diagnostics_are_the_same_both_ways() -> None:
     text = BASE.replace('ground_truth: "200007"', "ground_truth: 200007").replace(
-        'regex: "^2005$"', 'regex: "^(2005$"')
+        'regex: "^2005$"', 'regex: "^(2005$"'
+    )
     whole = validate_text(text, Path("agent.yaml"), ValidationContext(user_config_dir=None))
-    cut = validate_text(text, Path("agent.yaml"),
-                        ValidationContext(user_config_dir=None, incremental=True))
+    cut = validate_text(
+        text, Path("agent.yaml"), ValidationContext(user_config_dir=None, incremental=True)
+    )
     assert [d.code for d in whole.diagnostics()].count("HL103") == 1
     assert cut.by_file == whole.by_file

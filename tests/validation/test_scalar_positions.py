@@ -30,8 +30,9 @@ test_cases:
     ],
 )
 def test_regex_error_column(value_line: str, column: int | tuple[int, int]) -> None:
-    result = validate_text(HEAD + value_line + "\n", Path("agent.yaml"),
-                           ValidationContext(user_config_dir=None))
+    result = validate_text(
+        HEAD + value_line + "\n", Path("agent.yaml"), ValidationContext(user_config_dir=None)
+    )
     [d] = [d for d in result.diagnostics() if d.code == "HL401"]
     line, col = column if isinstance(column, tuple) else (8, column)
     assert (d.range.start.line, d.range.start.character) == (line, col)

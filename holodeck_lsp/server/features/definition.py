@@ -26,8 +26,11 @@ async def definition(session: Session, params: types.DefinitionParams) -> types.
         return None
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)
-    target = await asyncio.wrap_future(session.queries.submit(
-        definition_at, doc.text, doc.path, line, character, list(session.roots)))
+    target = await asyncio.wrap_future(
+        session.queries.submit(
+            definition_at, doc.text, doc.path, line, character, list(session.roots)
+        )
+    )
     if target is None:
         return None
     opened = session.documents.by_path(target.file)
