@@ -79,7 +79,7 @@ def _guard(session: Session, route: Route) -> Callable[[Any], Any]:
         async def run_async(params: Any) -> Any:
             try:
                 return await route.handler(session, params)
-            except asyncio.CancelledError:
+            except (asyncio.CancelledError, JsonRpcException):  # cancelled, ContentModified
                 raise
             except Exception as exc:
                 return failed(exc)

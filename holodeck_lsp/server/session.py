@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
 
 from holodeck_lsp.check.files import matches_patterns
 from holodeck_lsp.editing.outline import Symbol
@@ -22,6 +26,7 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Session:
@@ -37,6 +42,8 @@ class Session:
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
+        self._queued: dict[str, set[Future[Any]]] = {}  # query jobs, by document
+        self._superseded: set[Future[Any]] = set()
         # The last outline of each document, with the text it was read from.
         self.outlines: dict[str, tuple[str, list[Symbol]]] = {}
         self.shut_down = False
@@ -62,6 +69,32 @@ class Session:
             await self.engine.settled(doc.uri)
         outcome = self.engine.outcome(doc.uri)
         return outcome is not None and outcome.tracked
+
+    async def query(self, doc: Document, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the query worker, for the document's current text. If the
+        document changes or closes before the job starts, the job is dropped and the
+        request answered with ContentModified (the client asks again if it still cares)."""
+        job = self.queries.submit(fn, *args)
+        queued = self._queued.setdefault(doc.uri, set())
+        queued.add(job)
+        try:
+            return await asyncio.wrap_future(job)
+        except asyncio.CancelledError:
+            if job in self._superseded:
+                raise JsonRpcContentModified(
+                    f"{doc.path.name} changed before the request was served") from None
+            raise
+        finally:
+            queued.discard(job)
+            self._superseded.discard(job)
+            if not queued:
+                self._queued.pop(doc.uri, None)
+
+    def supersede(self, uri: str) -> None:
+        """The document changed, closed or was replaced: drop its queries not yet started."""
+        for job in list(self._queued.get(uri, ())):
+            if job.cancel():
+                self._superseded.add(job)
 
     def snapshot(self, doc: Document, known: bool) -> Snapshot:
         others = {d.path: d.text for d in self.documents.all() if d.uri != doc.uri}
