@@ -25,7 +25,7 @@ from pygls.uris import from_fs_path
 
 from holodeck_lsp.server import jobs
 from holodeck_lsp.server.documents import Document
-from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.server.worker import ProcessWorker
 from holodeck_lsp.validation.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DEBOUNCE = 0.15  # seconds of quiet before a burst of edits is validated
+VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
 
 
 @dataclass
@@ -68,7 +69,11 @@ def _key(d: types.Diagnostic) -> tuple[Any, ...]:
 class Engine:
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.worker = Worker("holodeck-validation")
+        # In a child process: see ProcessWorker and docs/editors.md ("Responsiveness").
+        self.worker = ProcessWorker(
+            "holodeck-validation", memory_limit=VALIDATION_MEMORY,
+            recycle_bytes=VALIDATION_MEMORY // 2, preload=("holodeck_lsp.server.jobs",))
+        self.worker.warm_up()
         self._states: dict[str, _State] = {}
         self._outcomes: dict[str, jobs.Outcome] = {}  # by the owning document's URI
         self._shown: dict[Path, Shown] = {}

@@ -90,8 +90,12 @@ class Session:
             if not queued:
                 self._queued.pop(doc.uri, None)
 
-    def supersede(self, uri: str) -> None:
-        """The document changed, closed or was replaced: drop its queries not yet started."""
+    def supersede(self, uri: str, closed: bool = False) -> None:
+        """The document changed, closed or was replaced: drop its queries that wait behind
+        another job (one about to start on an idle worker still runs: a keystroke's delay
+        is no reason to refuse a hover)."""
+        if not closed and not self.queries.busy:
+            return
         for job in list(self._queued.get(uri, ())):
             if job.cancel():
                 self._superseded.add(job)

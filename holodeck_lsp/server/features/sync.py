@@ -10,7 +10,7 @@ from holodeck_lsp.server.session import Session
 
 
 def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
-    session.supersede(params.text_document.uri)  # opened again: a new text replaces the old
+    session.supersede(params.text_document.uri, closed=True)  # opened again: a new text
     session.documents.open(params.text_document)
     session.engine.request(params.text_document.uri, immediate=True)
 
@@ -30,7 +30,7 @@ def did_save(session: Session, params: types.DidSaveTextDocumentParams) -> None:
 
 def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
     doc = session.documents.close(params.text_document.uri)
-    session.supersede(params.text_document.uri)
+    session.supersede(params.text_document.uri, closed=True)
     session.outlines.pop(params.text_document.uri, None)
     if doc is not None:
         session.engine.closed(doc)
