@@ -33,8 +33,8 @@ class OutputFormat(str, Enum):
 
 
 def _parse_severities(values: list[str]) -> dict[str, object]:
-    from holodeck_lsp.core.codes import RULES
-    from holodeck_lsp.core.diagnostics import Severity
+    from holodeck_lsp.validation.codes import RULES
+    from holodeck_lsp.validation.diagnostics import Severity
 
     out: dict[str, object] = {}
     for item in values:
@@ -98,7 +98,7 @@ def check(
     from holodeck_lsp.check.files import DEFAULT_PATTERNS
     from holodeck_lsp.check.formats import REPORTERS, TextReporter
     from holodeck_lsp.check.runner import CheckOptions, check_paths
-    from holodeck_lsp.core.validate import ValidationContext
+    from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])
     context = ValidationContext(
@@ -157,7 +157,7 @@ def schema(
     output: Annotated[Path | None, typer.Option(help="Write here instead of stdout.")] = None,
 ) -> None:
     """Print or write the JSON Schema generated from the models."""
-    from holodeck_lsp.schema_gen import KINDS, render
+    from holodeck_lsp.schema.generate import KINDS, render
 
     if kind not in KINDS:
         raise typer.BadParameter(f"kind must be one of {', '.join(KINDS)}")

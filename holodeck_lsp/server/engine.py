@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.core.diagnostics import Diagnostic
 from holodeck_lsp.server import jobs
 from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.validation.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from holodeck_lsp.server.session import Session

@@ -15,13 +15,13 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.check.files import looks_like_suite, matches_patterns
-from holodeck_lsp.core.diagnostics import Diagnostic, Severity
-from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
-from holodeck_lsp.core.yaml_loader import load_yaml
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
+from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
+from holodeck_lsp.validation.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 log = logging.getLogger(__name__)
 SOURCE = "holodeck-lsp"

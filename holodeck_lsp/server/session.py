@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from holodeck_lsp.check.files import matches_patterns
-from holodeck_lsp.core.outline import Symbol
-from holodeck_lsp.core.validate import Kind
+from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import Snapshot
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.validation.validate import Kind
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from holodeck_lsp.check.files import DEFAULT_PATTERNS
-from holodeck_lsp.core.codes import RULES
-from holodeck_lsp.core.diagnostics import Severity
+from holodeck_lsp.validation.codes import RULES
+from holodeck_lsp.validation.diagnostics import Severity
 
 DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
 ImportPolicy = Literal["never", "trusted"]

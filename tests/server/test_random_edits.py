@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Severity
-from holodeck_lsp.core.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from tests.server.lsp_client import SOURCE, Client, edit, open_doc
 
 STEPS = 300

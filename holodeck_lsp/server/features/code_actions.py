@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Diagnostic, Position, Range, Severity
-from holodeck_lsp.core.fixes import Fix, fixes_for, refactors_at
+from holodeck_lsp.editing.fixes import Fix, fixes_for, refactors_at
 from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.jobs import SOURCE
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.diagnostics import Diagnostic, Position, Range, Severity
 
 _KINDS = {
     "quickfix": types.CodeActionKind.QuickFix,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.core.completion import CompletionItem, complete
-from holodeck_lsp.core.doc_kinds import guess_kind
+from holodeck_lsp.editing.completion import CompletionItem, complete
+from holodeck_lsp.editing.doc_kinds import guess_kind
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session

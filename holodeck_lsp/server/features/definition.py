@@ -7,7 +7,7 @@ import asyncio
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.core.navigation import Target, definition_at
+from holodeck_lsp.editing.navigation import Target, definition_at
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session

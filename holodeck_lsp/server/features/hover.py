@@ -6,8 +6,8 @@ import asyncio
 
 from lsprotocol import types
 
-from holodeck_lsp.core.doc_kinds import guess_kind
-from holodeck_lsp.core.hover import hover_at
+from holodeck_lsp.editing.doc_kinds import guess_kind
+from holodeck_lsp.editing.hover import hover_at
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session

@@ -6,11 +6,11 @@ import asyncio
 
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Range
-from holodeck_lsp.core.outline import Symbol, outline
+from holodeck_lsp.editing.outline import Symbol, outline
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.diagnostics import Range
 
 Result = list[types.DocumentSymbol] | list[types.SymbolInformation]
 _KINDS = {

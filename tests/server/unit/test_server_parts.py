@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Severity
 from holodeck_lsp.server.documents import Documents
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import DEFAULT_INCLUDE, Settings, parse_settings
+from holodeck_lsp.validation.diagnostics import Severity
 
 U8, U16, U32 = (
     types.PositionEncodingKind.Utf8,
