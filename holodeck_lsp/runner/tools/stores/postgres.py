@@ -30,6 +30,7 @@ class PostgresStore:
         import psycopg
         from psycopg import sql
 
+        await self.close()  # opened again: one client at a time (local mode locks its folder)
         self._table = collection
         table = sql.Identifier(self._schema, collection)
         try:

@@ -45,6 +45,7 @@ class QdrantStore:
     async def open(self, collection: str, dimensions: int) -> None:
         from qdrant_client import AsyncQdrantClient, models
 
+        await self.close()  # opened again: one client at a time (local mode locks its folder)
         try:
             self._client = AsyncQdrantClient(**self._settings)
             if await self._client.collection_exists(collection):
