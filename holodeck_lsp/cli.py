@@ -209,6 +209,12 @@ def run(
     no_user_config: Annotated[
         bool, typer.Option("--no-user-config", help="Ignore ~/.holodeck/config.yaml.")
     ] = False,
+    isolate_mcp: Annotated[
+        bool,
+        typer.Option(
+            "--isolate-mcp", help="Start MCP servers per test case instead of once per run."
+        ),
+    ] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
     from holodeck_lsp.runner.command import RunOptions
@@ -227,6 +233,7 @@ def run(
         shard=shard,
         quiet=quiet,
         user_config=not no_user_config,
+        isolate_mcp=isolate_mcp,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 

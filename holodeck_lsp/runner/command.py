@@ -30,12 +30,14 @@ from holodeck_lsp.runner.exchange import (
     ReplayMiss,
     TimedBackend,
 )
-from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite
+from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, tool_line
 from holodeck_lsp.runner.plan import PlannedCase, plan_suite
 from holodeck_lsp.runner.progress import make_progress
 from holodeck_lsp.runner.report import MergeError, build_report, merge_reports
 from holodeck_lsp.runner.reports import renderer_for, write_reports
 from holodeck_lsp.runner.selection import parse_shard, select
+from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
+from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
 
 EXIT_PASSED, EXIT_FAILED, EXIT_CONFIG, EXIT_EXECUTION = 0, 1, 2, 3
 DEFAULT_LLM_TIMEOUT = 60.0
@@ -57,6 +59,7 @@ class RunOptions:
     quiet: bool = False
     user_config: bool = True
     retry: RetryPolicy | None = None  # tests make backoff short
+    isolate_mcp: bool = False  # MCP servers per test case instead of once per run
 
 
 class UsageError(Exception):
@@ -118,11 +121,12 @@ def _backend(
     parallelism: int,
     err: TextIO,
     env: Mapping[str, str],
-) -> tuple[Backend, Recorder | None]:
+) -> tuple[Backend, Recorder | None, ToolBox | None]:
+    """The backend (timed, recording or replaying) and the tools the run must start."""
     agent = suite.agent
     who = identity(agent, suite.folder, options.python_agent)
     if options.replay is not None:
-        return ReplayBackend(options.replay, who), None
+        return ReplayBackend(options.replay, who), None, None  # replies hold the tool calls
     plan = build_backend(agent, suite.folder, options.python_agent, parallelism, env, options.retry)
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
@@ -130,21 +134,38 @@ def _backend(
     timeout = options.llm_timeout or getattr(execution, "llm_timeout", None)
     backend: Backend = TimedBackend(plan.backend, float(timeout or DEFAULT_LLM_TIMEOUT))
     if options.record is None:
-        return backend, None
+        return backend, None, plan.tools
     recorder = Recorder(who)
-    return RecordingBackend(backend, recorder), recorder
+    return RecordingBackend(backend, recorder), recorder, plan.tools
 
 
-async def _execute(
-    backend: Backend, cases: list[PlannedCase], settings: EngineSettings, quiet: bool, err: TextIO
-) -> list[CaseOutcome]:
+@dataclass
+class _Run:
+    backend: Backend
+    cases: list[PlannedCase]
+    settings: EngineSettings
+    tools: ToolBox | None
+    tool_context: ToolContext
+
+
+async def _execute(run: _Run, quiet: bool, err: TextIO) -> list[CaseOutcome]:
+    """Preflight (tools started; `PreflightError` before any model call), then the cases."""
+    settings = run.settings
     progress = make_progress(quiet, err)
-    progress.start(len(cases))
     try:
-        return await run_suite(cases, backend, settings, progress.case_started, progress.case_done)
+        if run.tools:
+            await run.tools.start(run.tool_context)
+        progress.start(len(run.cases))
+        try:
+            return await run_suite(
+                run.cases, run.backend, settings, progress.case_started, progress.case_done
+            )
+        finally:
+            progress.stop()
     finally:
-        progress.stop()
-        await backend.close()
+        if run.tools is not None:
+            await run.tools.close()
+        await run.backend.close()
         if settings.judges is not None:
             await settings.judges.close()
 
@@ -175,6 +196,16 @@ def _judges(
     )
 
 
+def _print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> None:
+    line = tool_line(path, failure.tool)
+    where = f"{path}:{line}" if line is not None else str(path)
+    err.write(f"{where}: error: tool '{failure.tool}' did not start: {failure.message}\n")
+    if failure.stderr_tail:
+        err.write("  its stderr ended with:\n")
+        for text in failure.stderr_tail.splitlines():
+            err.write(f"    {text}\n")
+
+
 def summary_line(report: TestReport) -> str:
     s = report.summary
     return (
@@ -193,7 +224,7 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
-        backend, recorder = _backend(suite, options, parallelism, err, env)
+        backend, recorder, tools = _backend(suite, options, parallelism, err, env)
         judges = _judges(suite, options, cases, backend, recorder, parallelism, env)
         if not cases:
             err.write("warning: no test case selected\n")
@@ -204,9 +235,16 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
     settings = EngineSettings(suite.folder, suite.graders, parallelism, judges)
+    context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
     start = time.perf_counter()
     try:
-        outcomes = asyncio.run(_execute(backend, cases, settings, options.quiet, err))
+        outcomes = asyncio.run(
+            _execute(_Run(backend, cases, settings, tools, context), options.quiet, err)
+        )
+    except PreflightError as exc:
+        for failure in exc.failures:
+            _print_start_failure(suite.path, failure, err)
+        return EXIT_CONFIG
     except ReplayMiss as exc:
         err.write(f"error: replay: {exc}\n")
         return EXIT_EXECUTION

@@ -44,11 +44,14 @@ def fingerprint(agent: str, history: list[str], message: str) -> str:
 
 
 def _reply_json(reply: Reply) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "text": reply.text,
         "tool_invocations": [t.model_dump(mode="json") for t in reply.tool_invocations],
         "token_usage": reply.usage.model_dump(mode="json") if reply.usage else None,
     }
+    if reply.retrieval:  # absent from older recordings, and from turns without retrieval
+        data["retrieval"] = reply.retrieval
+    return data
 
 
 def _reply_from_json(data: dict[str, Any]) -> Reply:
@@ -57,6 +60,7 @@ def _reply_from_json(data: dict[str, Any]) -> Reply:
         text=data["text"],
         tool_invocations=[ToolInvocation.model_validate(t) for t in data["tool_invocations"]],
         usage=TokenUsage.model_validate(usage) if usage else None,
+        retrieval=[str(chunk) for chunk in data.get("retrieval") or []],
     )
 
 

@@ -7,6 +7,8 @@ from typing import Protocol
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.tools.base import ToolStartError
+from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class Reply:
     text: str
     tool_invocations: list[ToolInvocation] = field(default_factory=list)
     usage: TokenUsage | None = None
+    retrieval: list[str] = field(default_factory=list)  # retrieval tools' chunks, call order
 
 
 class TurnFailure(Exception):
@@ -61,6 +64,14 @@ class SessionBroken(BackendError):
 
     kind = "session"
     breaks_session = True
+
+
+async def case_tools(tools: ToolBox) -> CaseTools:
+    """A test case's tools; a per-case tool that does not start ends the session."""
+    try:
+        return await tools.for_case()
+    except ToolStartError as exc:
+        raise SessionBroken(f"tool '{exc.tool}' did not start: {exc.message}") from None
 
 
 FAILURE_KINDS: dict[str, type[TurnFailure]] = {
