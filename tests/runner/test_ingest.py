@@ -70,7 +70,9 @@ def test_remote_and_missing_sources_are_refused(tmp_path: Path) -> None:
 
 
 def _tool(**fields: object) -> VectorstoreTool:
-    return VectorstoreTool.model_validate({"name": "t", "description": "d", "source": "x", **fields})
+    return VectorstoreTool.model_validate(
+        {"name": "t", "description": "d", "source": "x", **fields}
+    )
 
 
 def test_json_records_at_a_record_path_with_metadata(tmp_path: Path) -> None:
@@ -92,12 +94,19 @@ def test_json_records_at_a_record_path_with_metadata(tmp_path: Path) -> None:
 
 def test_csv_records_name_their_missing_fields(tmp_path: Path) -> None:
     (tmp_path / "p.csv").write_text("sku;name\nA1;Widget\n")
-    assert [r.metadata for r in load_records(tmp_path / "p.csv", _tool(vector_field="name", id_field="sku"))] == [{}]
+    assert [
+        r.metadata
+        for r in load_records(tmp_path / "p.csv", _tool(vector_field="name", id_field="sku"))
+    ] == [{}]
     with pytest.raises(SourceError, match="no field 'title' in the records"):
         list(load_records(tmp_path / "p.csv", _tool(vector_field="title", id_field="sku")))
-    with pytest.raises(SourceError, match="record_path 'data.rows': no 'data'"):
+    with pytest.raises(SourceError, match=r"record_path 'data\.rows': no 'data'"):
         (tmp_path / "r.json").write_text("[]")
-        list(load_records(tmp_path / "r.json", _tool(vector_field="a", id_field="b", record_path="data.rows")))
+        list(
+            load_records(
+                tmp_path / "r.json", _tool(vector_field="a", id_field="b", record_path="data.rows")
+            )
+        )
 
 
 def test_markdown_sections_know_their_headings() -> None:
@@ -109,7 +118,12 @@ def test_markdown_sections_know_their_headings() -> None:
     assert got == [
         ([], "", "chunk_0", "Intro text."),
         ([], "Policy", "policy", "# Policy\nOverview."),
-        (["Policy"], "Refunds", "policy.refunds", "## Refunds\nWithin 30 days.\n\n```\n# not a heading\n```"),
+        (
+            ["Policy"],
+            "Refunds",
+            "policy.refunds",
+            "## Refunds\nWithin 30 days.\n\n```\n# not a heading\n```",
+        ),
         (["Policy"], "Returns", "policy.returns", "## Returns\nUnused items."),
         ([], "Contact", "contact", "# Contact\nMail us."),
     ]

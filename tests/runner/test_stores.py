@@ -57,8 +57,15 @@ async def _exercise(store: VectorStore) -> None:
         database("qdrant", path="qdrant-data"),
         database("faiss", path="faiss-data"),
     ],
-    ids=["default", "in-memory", "chroma-ephemeral", "chroma-path", "qdrant-memory",
-         "qdrant-path", "faiss"],
+    ids=[
+        "default",
+        "in-memory",
+        "chroma-ephemeral",
+        "chroma-path",
+        "qdrant-memory",
+        "qdrant-path",
+        "faiss",
+    ],
 )
 async def test_each_local_store_ranks_by_cosine_similarity(
     config: DatabaseConfig | None, tmp_path: Path
@@ -113,5 +120,5 @@ def test_stores_this_runner_cannot_reach_are_named(
 async def test_an_unreachable_database_is_an_error_not_a_fallback(tmp_path: Path) -> None:
     url = "postgresql://nobody@127.0.0.1:9/none"  # port 9: nothing listens there
     store = make_store(database("postgres", connection_string=url), tmp_path)
-    with pytest.raises(StoreError, match="^postgres: OperationalError"):
+    with pytest.raises(StoreError, match=r"^postgres: OperationalError"):
         await store.open("holodeck_kb_dim3", 3)

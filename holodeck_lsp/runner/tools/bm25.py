@@ -56,9 +56,7 @@ class BM25:
         return scored[:k]
 
 
-def fuse(
-    rankings: list[list[str]], weights: list[float], k: int
-) -> list[tuple[str, float]]:
+def fuse(rankings: list[list[str]], weights: list[float], k: int) -> list[tuple[str, float]]:
     """Reciprocal rank fusion: each id scores the sum of weight / (k + rank) over the
     rankings (weights normalised to sum 1), divided by the best possible score."""
     total = sum(weights)

@@ -96,7 +96,9 @@ def format_hits(hits: list[Hit], query: str, structured: bool) -> str:
             lines.append(f"[{rank}] ID: {chunk.id} | Score: {hit.score:.2f}")
             lines.append(f"Content: {chunk.text}")
             if chunk.metadata:
-                lines.append("Metadata: " + ", ".join(f"{k}: {v}" for k, v in chunk.metadata.items()))
+                lines.append(
+                    "Metadata: " + ", ".join(f"{k}: {v}" for k, v in chunk.metadata.items())
+                )
         else:
             lines.append(f"[{rank}] Score: {hit.score:.2f} | Source: {chunk.source}")
             lines.append(chunk.text)

@@ -93,7 +93,9 @@ def load_records(path: Path, tool: VectorstoreTool) -> Iterator[Record]:
     excluded = {id_field, *vector_fields}
     meta = tool.meta_fields if tool.meta_fields is not None else None
     for row in rows:
-        text = tool.field_separator.join(str(row[f]) for f in vector_fields if row.get(f) is not None)
+        text = tool.field_separator.join(
+            str(row[f]) for f in vector_fields if row.get(f) is not None
+        )
         if not text.strip():
             continue  # nothing to embed
         names = meta if meta is not None else [k for k in row if k not in excluded]

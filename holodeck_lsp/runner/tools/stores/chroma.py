@@ -88,7 +88,11 @@ class ChromaStore:
         )
         hits: list[Hit] = []
         rows = zip(
-            found["ids"][0], found["documents"][0], found["metadatas"][0], found["distances"][0]
+            found["ids"][0],
+            found["documents"][0],
+            found["metadatas"][0],
+            found["distances"][0],
+            strict=True,
         )
         for id_, text, meta, distance in rows:
             chunk = Chunk(

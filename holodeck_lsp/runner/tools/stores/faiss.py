@@ -18,6 +18,7 @@ class FaissStore:
         self._path = path
         self._index: Any = None
         self._chunks: list[Chunk] = []
+        self._file: Path | None = None
 
     async def open(self, collection: str, dimensions: int) -> None:
         import faiss

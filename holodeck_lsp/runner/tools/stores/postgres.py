@@ -76,7 +76,9 @@ class PostgresStore:
             rows = await cursor.fetchall()
         return [
             Hit(
-                Chunk(id_, text, source, index, meta if isinstance(meta, dict) else json.loads(meta)),
+                Chunk(
+                    id_, text, source, index, meta if isinstance(meta, dict) else json.loads(meta)
+                ),
                 similarity(float(score)),
             )
             for id_, text, source, index, meta, score in rows

@@ -14,7 +14,9 @@ from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, simila
 BATCH = 256
 
 
-def client_settings(connection: str | None, path: Path | None, options: dict[str, Any]) -> dict[str, Any]:
+def client_settings(
+    connection: str | None, path: Path | None, options: dict[str, Any]
+) -> dict[str, Any]:
     """Keyword arguments of the Qdrant client for this configuration."""
     settings: dict[str, Any] = {}
     if options.get("api_key"):
@@ -52,7 +54,9 @@ class QdrantStore:
                 await self._client.delete_collection(collection)
             await self._client.create_collection(
                 collection,
-                vectors_config=models.VectorParams(size=dimensions, distance=models.Distance.COSINE),
+                vectors_config=models.VectorParams(
+                    size=dimensions, distance=models.Distance.COSINE
+                ),
             )
         except Exception as exc:
             await self.close()
@@ -88,7 +92,11 @@ class QdrantStore:
         for point in found.points:
             p = point.payload or {}
             chunk = Chunk(
-                str(p["id"]), str(p["text"]), str(p["source"]), int(p["index"]), json.loads(p["meta"])
+                str(p["id"]),
+                str(p["text"]),
+                str(p["source"]),
+                int(p["index"]),
+                json.loads(p["meta"]),
             )
             hits.append(Hit(chunk, similarity(float(point.score))))
         return hits
