@@ -61,7 +61,10 @@ ANNUAL = (
     ("settings", "expected"),
     [
         # Keyword scores are divided by the best one: the best scores 1.
-        ("    search_mode: keyword\n    top_k: 1\n", f"Score: 1.000 | Source: handbook.md\n{ANNUAL}"),
+        (
+            "    search_mode: keyword\n    top_k: 1\n",
+            f"Score: 1.000 | Source: handbook.md\n{ANNUAL}",
+        ),
         # Fused ranks: first in both rankings is the best possible score.
         ("    top_k: 1\n", f"Score: 1.000 | Source: handbook.md\n{ANNUAL}"),
         ("    search_mode: keyword\n    min_score: 0.9\n    top_k: 3\n", None),
