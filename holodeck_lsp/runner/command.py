@@ -81,6 +81,7 @@ class RunOptions:
     resume: Path | None = None  # the recording of an interrupted run to finish
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
+    reingest: bool = False  # embed documents again, ignoring the embeddings cache
 
 
 class UsageError(Exception):
@@ -369,7 +370,9 @@ def _run(
     settings = EngineSettings(
         suite.folder, suite.graders, parallelism, judges, options.grader_timeout
     )
-    context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
+    context = ToolContext(
+        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+    )
     start = time.perf_counter()
     try:
         done = asyncio.run(
