@@ -49,7 +49,8 @@ def tree_rss_mb(pid: int) -> float:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
-            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+            children = [c for task in Path(f"/proc/{current}/task").iterdir()
+                        for c in (task / "children").read_text().split()]
         except OSError:
             continue
         pending.extend(int(child) for child in children)

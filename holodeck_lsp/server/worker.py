@@ -14,8 +14,9 @@ import queue
 import resource
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -88,11 +89,27 @@ def _resident_bytes() -> int:
     return 0
 
 
-def _call(fn: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, int]:
-    """In the child: one job, then how much memory the child holds after it."""
-    with gc_pause.paused():  # jobs build large object trees: see gc_pause
-        result = fn(*args)
-    return result, _resident_bytes()
+class ChildDied(RuntimeError):
+    """The worker process ended in the middle of a job (killed, or crashed)."""
+
+
+def _serve(conn: Connection, memory_limit: int) -> None:
+    """The child's loop: a job in, its result (or error) and the memory held after it out."""
+    _limit_memory(memory_limit)
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            with gc_pause.paused():  # jobs build large object trees: see gc_pause
+                reply: tuple[Any, ...] = ("ok", fn(*args))
+        except BaseException as exc:  # sent back to the caller's future
+            reply = ("error", exc)
+        try:
+            conn.send((*reply, _resident_bytes()))
+        except Exception as exc:  # a result that cannot be pickled
+            conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}"), 0))
 
 
 class ProcessWorker:
@@ -100,83 +117,97 @@ class ProcessWorker:
     interpreter lock (a parse in C holds it for its whole length, so a thread would stall
     the event loop), its memory has a cap (past it the job fails with MemoryError, and a
     child grown past ``recycle_bytes`` is replaced), and a child that dies costs its job
-    only. The child is forked from a server process that has the validation code loaded."""
+    only. Children are forked from a server process that has the ``preload`` modules
+    loaded, so a new one starts in milliseconds. A job not started yet can be cancelled."""
 
     def __init__(self, name: str, memory_limit: int, recycle_bytes: int,
                  preload: tuple[str, ...] = ()) -> None:
         self.name = name
         self.memory_limit = memory_limit
         self.recycle_bytes = recycle_bytes
+        self.restarts = 0  # for tests and benchmarks
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(list(preload))
-        self._lock = threading.Lock()
+        self._child: BaseProcess | None = None
+        self._conn: Connection | None = None
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopped = False
-        self._pool = self._new_pool()
-        self.restarts = 0  # for tests and benchmarks
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=1, mp_context=self._context,
-                                   initializer=_limit_memory, initargs=(self.memory_limit,))
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self._thread.start()
 
     def warm_up(self) -> None:
         """Start the child now, so the first job does not wait for it."""
         self.submit(int)
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        outer: Future[T] = Future()
+        future: Future[T] = Future()
         if self._stopped:
-            outer.cancel()
-            return outer
-        with self._lock:
+            future.cancel()
+        else:
+            self._jobs.put((future, fn, args))
+        return future
+
+    def _start_child(self) -> Connection:
+        ours, theirs = self._context.Pipe()
+        child = self._context.Process(target=_serve, args=(theirs, self.memory_limit),
+                                      name=self.name, daemon=True)
+        child.start()
+        theirs.close()
+        self._child, self._conn = child, ours
+        return ours
+
+    def _end_child(self) -> None:
+        child, conn = self._child, self._conn
+        self._child = self._conn = None
+        if conn is not None:
+            conn.close()
+        if child is not None:
+            with contextlib.suppress(Exception):
+                child.kill()
+                child.join(5)
+
+    def _loop(self) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is _STOP or self._stopped:
+                break
+            future, fn, args = item
+            if not future.set_running_or_notify_cancel():
+                continue
             try:
-                inner = self._pool.submit(_call, fn, args)
-            except BrokenProcessPool:  # the child died: a new one for this and later jobs
-                self._replace()
-                inner = self._pool.submit(_call, fn, args)
-        pool = self._pool
-
-        def cancel_inner(done: Future[T]) -> None:
-            if done.cancelled():
-                inner.cancel()  # only takes effect while the job waits for the child
-
-        def forward(done: Future[tuple[T, int]]) -> None:
-            if done.cancelled():
-                outer.cancel()
+                conn = self._conn or self._start_child()
+                conn.send((fn, args))
+                status, value, resident = conn.recv()
+            except (EOFError, OSError) as exc:  # the child died: the next job gets a new one
+                self._end_child()
+                self.restarts += 1
+                log.warning("%s: the worker process died during a job; starting another",
+                            self.name)
+                future.set_exception(ChildDied(f"the worker process ended: {exc!r}"))
+                continue
+            except BaseException as exc:  # the job itself could not be sent
+                future.set_exception(exc)
+                continue
+            if resident > self.recycle_bytes:  # give the memory back: a fresh child next
+                self._end_child()
+                self.restarts += 1
+            if status == "ok":
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        self._end_child()
+        while True:  # cancel what is left
+            try:
+                item = self._jobs.get_nowait()
+            except queue.Empty:
                 return
-            exc = done.exception()
-            if isinstance(exc, BrokenProcessPool):
-                self._replace_if(pool)
-            if not outer.set_running_or_notify_cancel():
-                return
-            if exc is not None:
-                outer.set_exception(exc)
-                return
-            result, resident = done.result()
-            if resident > self.recycle_bytes:
-                self._replace_if(pool)
-            outer.set_result(result)
-
-        outer.add_done_callback(cancel_inner)
-        inner.add_done_callback(forward)
-        return outer
-
-    def _replace_if(self, pool: ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is pool and not self._stopped:
-                self._replace()
-
-    def _replace(self) -> None:
-        old, self._pool = self._pool, self._new_pool()
-        self.restarts += 1
-        log.warning("%s: a new worker process (the old one died or grew too large)", self.name)
-        old.shutdown(wait=False, cancel_futures=False)  # queued jobs still run there
+            if item is not _STOP:
+                item[0].cancel()
 
     def stop(self) -> None:
         self._stopped = True
-        with self._lock:
-            pool = self._pool
-        processes = list(getattr(pool, "_processes", {}).values() or ())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:  # never wait for a job at exit
+        self._jobs.put(_STOP)
+        child = self._child
+        if child is not None:  # never wait for a job at exit
             with contextlib.suppress(Exception):
-                process.kill()
+                child.kill()

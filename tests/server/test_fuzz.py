@@ -101,8 +101,8 @@ def tree_rss_mb(pid: int) -> float:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
-            pending.extend(int(c) for c in
-                           Path(f"/proc/{current}/task/{current}/children").read_text().split())
+            pending.extend(int(c) for task in Path(f"/proc/{current}/task").iterdir()
+                           for c in (task / "children").read_text().split())
         except OSError:
             continue
     return total / 1024
