@@ -95,9 +95,9 @@ def check(
     # rescan them over and over (a large suite checks 3x faster without it), and
     # reference counting frees what little is garbage.
     gc.disable()
-    from holodeck_lsp.check.files import DEFAULT_PATTERNS
     from holodeck_lsp.check.formats import REPORTERS, TextReporter
     from holodeck_lsp.check.runner import CheckOptions, check_paths
+    from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
     from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])

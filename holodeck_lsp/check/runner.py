@@ -7,14 +7,16 @@ from pathlib import Path
 
 import yaml
 
-from holodeck_lsp.check.files import (
+from holodeck_lsp.check.files import yaml_files
+from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
+from holodeck_lsp.validation.documents import (
     DEFAULT_PATTERNS,
+    Kind,
+    is_config_file,
     looks_like_suite,
     matches_patterns,
-    yaml_files,
 )
-from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
-from holodeck_lsp.validation.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 
 
 @dataclass
@@ -46,7 +48,7 @@ def _scan_candidates(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
         if matches_patterns(path, patterns):
             found.append(path)
             continue
-        if path.name in ("config.yaml", "config.yml"):
+        if is_config_file(path):
             continue  # reached through the agents next to it
         try:
             data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)

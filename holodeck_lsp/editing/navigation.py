@@ -14,7 +14,7 @@ from typing import Any
 from holodeck_lsp.editing.cursor import key_at, unquote
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.models.evaluation import GRADER_RE
-from holodeck_lsp.validation.validate import Kind
+from holodeck_lsp.validation.documents import Kind
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from holodeck_lsp.validation.yaml.source_map import Path as YPath
 

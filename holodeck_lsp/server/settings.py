@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from holodeck_lsp.check.files import DEFAULT_PATTERNS
 from holodeck_lsp.validation.codes import RULES
 from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
 
 DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
 ImportPolicy = Literal["never", "trusted"]
