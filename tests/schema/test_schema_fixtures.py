@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_lsp.check.runner import CheckOptions, check_paths
+from holodeck_lsp.check.checker import CheckOptions, check_paths
 from holodeck_lsp.validation.codes import RULES
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext

@@ -1,14 +1,15 @@
-"""Validate a set of paths; results are data, printed by a reporter elsewhere."""
+"""Validate a set of paths; results are data, printed by an output format elsewhere."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from holodeck_lsp.check.files import yaml_files
-from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
+from holodeck_lsp.check.results import CheckResult, FileResult
+from holodeck_lsp.validation.diagnostics import Diagnostic
 from holodeck_lsp.validation.documents import (
     DEFAULT_PATTERNS,
     Kind,
@@ -17,23 +18,6 @@ from holodeck_lsp.validation.documents import (
     matches_patterns,
 )
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
-
-
-@dataclass
-class FileResult:
-    file: str
-    diagnostics: list[Diagnostic]
-    text: str | None = None  # for source excerpts
-
-
-@dataclass
-class CheckResult:
-    files: list[FileResult] = field(default_factory=list)
-    unreadable: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def error_count(self) -> int:
-        return sum(d.severity == Severity.ERROR for f in self.files for d in f.diagnostics)
 
 
 @dataclass
