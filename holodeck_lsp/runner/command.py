@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from holodeck_lsp.models.llm import ProviderEnum
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
@@ -175,6 +176,14 @@ def _judges(
     )
 
 
+def _run_label(suite: LoadedSuite, python_agent: str | None) -> str:
+    """How `holodeck test` names a failed agent run of a single-turn case: its OpenAI path
+    (openai, azure_openai, ollama) says "OpenAI Agents run failed: "."""
+    if python_agent is not None or suite.agent.model.provider is ProviderEnum.ANTHROPIC:
+        return ""
+    return "OpenAI Agents run failed: "
+
+
 def summary_line(report: TestReport) -> str:
     s = report.summary
     return (
@@ -203,7 +212,8 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
     except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
-    settings = EngineSettings(suite.folder, suite.graders, parallelism, judges)
+    run_label = _run_label(suite, options.python_agent)
+    settings = EngineSettings(suite.folder, suite.graders, parallelism, judges, run_label)
     start = time.perf_counter()
     try:
         outcomes = asyncio.run(_execute(backend, cases, settings, options.quiet, err))

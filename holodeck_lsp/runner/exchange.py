@@ -76,7 +76,8 @@ class TimedSession:
                     return await self._inner.send(turn)
             return await asyncio.wait_for(self._inner.send(turn), self._timeout)
         except (asyncio.TimeoutError, TimeoutError):
-            raise TurnTimeout(f"timed out after {self._timeout:g}s ({self._setting})") from None
+            message = f"timed out after {self._timeout:g}s ({self._setting})"
+            raise TurnTimeout(message, self._timeout) from None
 
     async def close(self) -> None:
         await self._inner.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest
+from holodeck_lsp.runner.backends.base import AgentRunFailed, BackendError, Reply, TurnRequest
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.tools import ToolBox, parse_arguments
 
@@ -24,7 +24,7 @@ class MessagesSettings:
     max_tokens: int = 1000  # required by the API
     temperature: float | None = None
     top_p: float | None = None
-    max_model_calls: int = 10
+    max_model_calls: int = 20
 
 
 def _usage(data: dict[str, Any]) -> TokenUsage | None:
@@ -88,9 +88,7 @@ class MessagesSession:
                     result["is_error"] = True
                 results.append(result)
             messages.append({"role": "user", "content": results})
-        raise BackendError(
-            f"the model was still calling tools after {settings.max_model_calls} requests"
-        )
+        raise AgentRunFailed(f"MaxTurnsExceeded: Max turns ({settings.max_model_calls}) exceeded")
 
     async def close(self) -> None:
         self._history = []

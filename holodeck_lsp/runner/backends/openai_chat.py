@@ -9,7 +9,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest
+from holodeck_lsp.runner.backends.base import AgentRunFailed, BackendError, Reply, TurnRequest
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.tools import ToolBox, parse_arguments
 
@@ -24,7 +24,7 @@ class ChatSettings:
     temperature: float | None = None
     max_tokens: int | None = None
     top_p: float | None = None
-    max_model_calls: int = 10  # model round trips per turn (tool calls in between)
+    max_model_calls: int = 20  # model round trips per turn (tool calls in between)
 
 
 def _usage(data: dict[str, Any]) -> TokenUsage | None:
@@ -84,9 +84,7 @@ class ChatSession:
                 messages.append(
                     {"role": "tool", "tool_call_id": call.get("id", ""), "content": text}
                 )
-        raise BackendError(
-            f"the model was still calling tools after {settings.max_model_calls} requests"
-        )
+        raise AgentRunFailed(f"MaxTurnsExceeded: Max turns ({settings.max_model_calls}) exceeded")
 
     async def _run_call(self, call: Any) -> tuple[ToolInvocation, str]:
         function = call.get("function") if isinstance(call, dict) else None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.runner.backends.base import AgentRunFailed
 from holodeck_lsp.runner.threads import in_thread
 
 _JSON_TYPES = {
@@ -64,14 +65,6 @@ def _schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return value
-
-
 class ToolBox:
     """The agent's function tools, by name."""
 
@@ -94,36 +87,32 @@ class ToolBox:
         return bool(self._functions)
 
     async def call(self, name: str, args: dict[str, Any]) -> tuple[ToolInvocation, str]:
-        """Run one call; returns the invocation record and the text handed back to the model."""
+        """Run one call; returns the invocation record and the text handed back to the model.
+
+        The model gets `str()` of what the tool returned, and the record holds that same
+        text, as `holodeck test` reports it. A tool that raises fails the agent's run (the
+        turn), as it does in `holodeck test`.
+        """
         start = time.perf_counter()
         fn = self._functions.get(name)
-        result: Any = None
-        error: str | None = None
         if fn is None:
             error = f"unknown tool '{name}'"
-        else:
-            try:
-                if inspect.iscoroutinefunction(fn):
-                    result = await fn(**args)
-                else:
-                    # A thread keeps a slow tool from stalling the other test cases.
-                    result = await in_thread(fn, **args)
-            except Exception as exc:
-                error = f"{type(exc).__name__}: {exc}"
-        duration = int((time.perf_counter() - start) * 1000)
-        result = _jsonable(result)
-        text = (
-            f"error: {error}"
-            if error
-            else (result if isinstance(result, str) else json.dumps(result))
-        )
+            return ToolInvocation(name=name, args=args, error=error), f"error: {error}"
+        try:
+            if inspect.iscoroutinefunction(fn):
+                result = await fn(**args)
+            else:
+                # A thread keeps a slow tool from stalling the other test cases.
+                result = await in_thread(fn, **args)
+        except Exception as exc:
+            raise AgentRunFailed(f"UserError: Error running tool {name}: {exc}") from exc
+        text = str(result)
         invocation = ToolInvocation(
             name=name,
             args=args,
-            result=result,
-            bytes=len(text.encode()) if error is None else 0,
-            duration_ms=duration,
-            error=error,
+            result=text,
+            bytes=len(json.dumps(text)),
+            duration_ms=int((time.perf_counter() - start) * 1000),
         )
         return invocation, text
 

@@ -37,9 +37,8 @@ def _diff(ours: Any, theirs: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
         for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
             yield from _diff(a, b, f"{path}[{i}]")
         return
-    if type(ours) is not type(theirs) and not (_number(ours) and _number(theirs)):
-        yield path, ours, theirs
-    elif ours != theirs:
+    same_kind = type(ours) is type(theirs) or (_number(ours) and _number(theirs))
+    if not same_kind or ours != theirs:
         yield path, ours, theirs
 
 
@@ -59,5 +58,6 @@ def compare_reports(ours: dict[str, Any], theirs: dict[str, Any]) -> list[Differ
     for key in ours.keys() | theirs.keys():
         if key in ("results", *TIMING_FIELDS, *PROVENANCE_FIELDS):
             continue
-        out.extend(Difference(None, p, x, y) for p, x, y in _diff(ours.get(key), theirs.get(key), key))
+        found = _diff(ours.get(key), theirs.get(key), key)
+        out.extend(Difference(None, p, x, y) for p, x, y in found)
     return out
