@@ -78,6 +78,7 @@ class RunOptions:
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
+    reingest: bool = False  # embed documents again, ignoring the embeddings cache
 
 
 class UsageError(Exception):
@@ -354,7 +355,9 @@ def _run(
         options.grader_timeout,
         _run_label(suite, options.python_agent),
     )
-    context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
+    context = ToolContext(
+        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+    )
     start = time.perf_counter()
     try:
         done = asyncio.run(
