@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from holodeck_lsp.core.diagnostics import Diagnostic
-from holodeck_lsp.core.validate import ValidationContext, validate_text
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.runner.envsubst import substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
+from holodeck_lsp.validation.diagnostics import Diagnostic
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 
 @dataclass
@@ -122,3 +123,17 @@ def load_suite(
         raise ConfigError(lines, shown)
     graders = import_graders(result.agent, path)
     return LoadedSuite(path, result.agent, graders)
+
+
+def tool_line(path: Path, name: str) -> int | None:
+    """The 1-based line of the agent file's tool called ``name`` (for messages)."""
+    try:
+        loaded = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    tools = loaded.data.get("tools") if isinstance(loaded.data, dict) else None
+    for index, tool in enumerate(tools if isinstance(tools, list) else []):
+        if isinstance(tool, dict) and tool.get("name") == name:
+            info = loaded.source_map.get(("tools", index))
+            return info.value.line + 1 if info is not None else None
+    return None

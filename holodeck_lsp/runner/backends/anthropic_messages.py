@@ -7,9 +7,10 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest
+from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest, case_tools
 from holodeck_lsp.runner.backends.http import JsonClient
-from holodeck_lsp.runner.backends.tools import ToolBox, parse_arguments
+from holodeck_lsp.runner.tools.base import ToolOutput, parse_arguments
+from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 API_VERSION = "2023-06-01"
 
@@ -47,14 +48,16 @@ def _usage(data: dict[str, Any]) -> TokenUsage | None:
 class MessagesSession:
     """One conversation; the history grows only when a turn completes."""
 
-    def __init__(self, backend: MessagesBackend) -> None:
+    def __init__(self, backend: MessagesBackend, tools: CaseTools) -> None:
         self._backend = backend
+        self._tools = tools
         self._history: list[dict[str, Any]] = []
 
     async def send(self, turn: TurnRequest) -> Reply:
         settings = self._backend.settings
         messages = [*self._history, {"role": "user", "content": turn.message}]
         invocations: list[ToolInvocation] = []
+        retrieval: list[str] = []
         usage: TokenUsage | None = None
         for _ in range(settings.max_model_calls):
             data = await self._backend.client.post(settings.url, self._backend.body(messages))
@@ -69,20 +72,22 @@ class MessagesSession:
             if not uses:
                 self._history = messages
                 text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
-                return Reply(text, invocations, usage)
+                return Reply(text, invocations, usage, retrieval)
             results = []
             for use in uses:
                 name = str(use.get("name", ""))
                 args, problem = parse_arguments(use.get("input"))
                 if problem is not None:
-                    invocation, text = ToolInvocation(name=name, error=problem), problem
+                    invocation = ToolInvocation(name=name, error=problem)
+                    output = ToolOutput(problem)
                 else:
-                    invocation, text = await self._backend.tools.call(name, args)
+                    invocation, output = await self._tools.call(name, args)
                 invocations.append(invocation)
+                retrieval.extend(output.retrieval or [])
                 result: dict[str, Any] = {
                     "type": "tool_result",
                     "tool_use_id": use.get("id", ""),
-                    "content": text,
+                    "content": output.text,
                 }
                 if invocation.error:
                     result["is_error"] = True
@@ -94,6 +99,7 @@ class MessagesSession:
 
     async def close(self) -> None:
         self._history = []
+        await self._tools.close()
 
 
 class MessagesBackend:
@@ -103,10 +109,15 @@ class MessagesBackend:
         self.settings = settings
         self.client = client
         self.tools = tools
-        self._tool_payload = [
-            {"name": s.name, "description": s.description, "input_schema": s.parameters}
-            for s in tools.specs
-        ]
+        self._tool_payload: list[dict[str, Any]] | None = None  # once the tools started
+
+    def _tools_json(self) -> list[dict[str, Any]]:
+        if self._tool_payload is None:
+            self._tool_payload = [
+                {"name": s.name, "description": s.description, "input_schema": s.parameters}
+                for s in self.tools.specs
+            ]
+        return self._tool_payload
 
     def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         s = self.settings
@@ -117,12 +128,13 @@ class MessagesBackend:
             body["temperature"] = s.temperature
         if s.top_p is not None:
             body["top_p"] = s.top_p
-        if self._tool_payload:
-            body["tools"] = self._tool_payload
+        tools = self._tools_json()
+        if tools:
+            body["tools"] = tools
         return body
 
     async def create_session(self) -> MessagesSession:
-        return MessagesSession(self)
+        return MessagesSession(self, await case_tools(self.tools))
 
     async def close(self) -> None:
         await self.client.close()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.tools.base import ToolStartError
+from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Reply:
     text: str
     tool_invocations: list[ToolInvocation] = field(default_factory=list)
     usage: TokenUsage | None = None
+    retrieval: list[str] = field(default_factory=list)  # retrieval tools' chunks, call order
 
 
 class TurnFailure(Exception):
@@ -63,6 +67,14 @@ class SessionBroken(BackendError):
     breaks_session = True
 
 
+async def case_tools(tools: ToolBox) -> CaseTools:
+    """A test case's tools; a per-case tool that does not start ends the session."""
+    try:
+        return await tools.for_case()
+    except ToolStartError as exc:
+        raise SessionBroken(f"tool '{exc.tool}' did not start: {exc.message}") from None
+
+
 FAILURE_KINDS: dict[str, type[TurnFailure]] = {
     cls.kind: cls for cls in (AgentError, TurnTimeout, BackendError, SessionBroken)
 }
@@ -82,3 +94,14 @@ class Backend(Protocol):
     async def create_session(self) -> Session: ...
 
     async def close(self) -> None: ...
+
+
+# Failed attempts of the turn being sent (set by the per-turn time limit): a turn that runs
+# out of time while the service keeps failing is reported as the service's failure.
+SERVICE_FAILURES: ContextVar[list[str] | None] = ContextVar("service_failures", default=None)
+
+
+def note_service_failure(reason: str) -> None:
+    failures = SERVICE_FAILURES.get()
+    if failures is not None:
+        failures.append(reason)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
-from holodeck_lsp.models.tools import FunctionTool
 from holodeck_lsp.runner.backends.anthropic_messages import (
     API_VERSION,
     MessagesBackend,
@@ -20,8 +19,9 @@ from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
 from holodeck_lsp.runner.backends.openai_chat import ChatBackend, ChatSettings
 from holodeck_lsp.runner.backends.python_agent import PythonBackend
-from holodeck_lsp.runner.backends.tools import ToolBox
-from holodeck_lsp.runner.imports import ImportFailure, import_callable, load_function
+from holodeck_lsp.runner.imports import ImportFailure, import_callable
+from holodeck_lsp.runner.tools.box import ToolBox
+from holodeck_lsp.runner.tools.catalog import build_toolbox
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 
@@ -34,6 +34,7 @@ class BackendConfigError(Exception):
 class BackendPlan:
     backend: Backend
     warnings: list[str] = field(default_factory=list)
+    tools: ToolBox | None = None  # started by the run before the first test case
 
 
 def system_prompt(agent: Agent, folder: Path) -> str:
@@ -53,28 +54,15 @@ def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:
         return f"python:{python_agent}"
     model = agent.model
     prompt = hashlib.sha256(system_prompt(agent, folder).encode()).hexdigest()[:16]
-    tools = ",".join(sorted(t.name for t in agent.tools or [] if isinstance(t, FunctionTool)))
+    tools = ",".join(sorted(t.name for t in agent.tools or []))
     return f"{model.provider.value}:{model.name}:{prompt}:{tools}"
 
 
 def load_tools(agent: Agent, folder: Path) -> tuple[ToolBox, list[str]]:
-    box, warnings, problems = ToolBox(), [], []
-    for tool in agent.tools or []:
-        if not isinstance(tool, FunctionTool):
-            warnings.append(
-                f"tool '{getattr(tool, 'name', '?')}' (type {getattr(tool, 'type', '?')}) "
-                "is not offered to the model: only function tools run in this runner yet"
-            )
-            continue
-        try:
-            fn = load_function(folder / tool.file, tool.function, folder)
-        except ImportFailure as exc:
-            problems.append(f"tool '{tool.name}': {exc}")
-            continue
-        box.add(tool.name, tool.description, fn, tool.parameters)
-    if problems:
-        raise BackendConfigError("; ".join(problems))
-    return box, warnings
+    catalog = build_toolbox(agent, folder)
+    if catalog.problems:
+        raise BackendConfigError("; ".join(catalog.problems))
+    return catalog.box, catalog.warnings
 
 
 def _secret(model: LLMProvider, env: Mapping[str, str], variable: str) -> str | None:
@@ -136,7 +124,7 @@ def build_backend(
     openai = getattr(agent, "openai", None)
     max_calls = getattr(openai, "max_turns", None) or 10
     backend = model_backend(agent.model, prompt, tools, max_calls, parallelism, env, policy)
-    return BackendPlan(backend, warnings)
+    return BackendPlan(backend, warnings, tools)
 
 
 def model_backend(

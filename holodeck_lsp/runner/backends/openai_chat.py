@@ -9,9 +9,10 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest
+from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest, case_tools
 from holodeck_lsp.runner.backends.http import JsonClient
-from holodeck_lsp.runner.backends.tools import ToolBox, parse_arguments
+from holodeck_lsp.runner.tools.base import ToolOutput, parse_arguments
+from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,9 @@ def _add(total: TokenUsage | None, more: TokenUsage | None) -> TokenUsage | None
 class ChatSession:
     """One conversation; the history grows only when a turn completes."""
 
-    def __init__(self, backend: ChatBackend) -> None:
+    def __init__(self, backend: ChatBackend, tools: CaseTools) -> None:
         self._backend = backend
+        self._tools = tools
         self._history: list[dict[str, Any]] = []
         if backend.settings.system_prompt:
             self._history.append({"role": "system", "content": backend.settings.system_prompt})
@@ -64,6 +66,7 @@ class ChatSession:
         # Work on a copy: a failed or timed-out turn leaves the history as it was.
         messages = [*self._history, {"role": "user", "content": turn.message}]
         invocations: list[ToolInvocation] = []
+        retrieval: list[str] = []
         usage: TokenUsage | None = None
         for _ in range(settings.max_model_calls):
             data = await self._backend.client.post(settings.url, self._backend.body(messages))
@@ -74,32 +77,34 @@ class ChatSession:
                 text = _text(message.get("content"))
                 messages.append({"role": "assistant", "content": text})
                 self._history = messages
-                return Reply(text, invocations, usage)
+                return Reply(text, invocations, usage, retrieval)
             messages.append(
                 {"role": "assistant", "content": message.get("content"), "tool_calls": calls}
             )
             for call in calls:
-                invocation, text = await self._run_call(call)
+                invocation, output = await self._run_call(call)
                 invocations.append(invocation)
+                retrieval.extend(output.retrieval or [])
                 messages.append(
-                    {"role": "tool", "tool_call_id": call.get("id", ""), "content": text}
+                    {"role": "tool", "tool_call_id": call.get("id", ""), "content": output.text}
                 )
         raise BackendError(
             f"the model was still calling tools after {settings.max_model_calls} requests"
         )
 
-    async def _run_call(self, call: Any) -> tuple[ToolInvocation, str]:
+    async def _run_call(self, call: Any) -> tuple[ToolInvocation, ToolOutput]:
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             raise BackendError(f"malformed tool call from the model: {call!r}")
         name = function["name"]
         args, problem = parse_arguments(function.get("arguments"))
         if problem is not None:
-            return ToolInvocation(name=name, error=problem), f"error: {problem}"
-        return await self._backend.tools.call(name, args)
+            return ToolInvocation(name=name, error=problem), ToolOutput(f"error: {problem}", None)
+        return await self._tools.call(name, args)
 
     async def close(self) -> None:
         self._history = []
+        await self._tools.close()
 
 
 def _text(content: Any) -> str:
@@ -125,17 +130,22 @@ class ChatBackend:
         self.settings = settings
         self.client = client
         self.tools = tools
-        self._tool_payload = [
-            {
-                "type": "function",
-                "function": {
-                    "name": spec.name,
-                    "description": spec.description,
-                    "parameters": spec.parameters,
-                },
-            }
-            for spec in tools.specs
-        ]
+        self._tool_payload: list[dict[str, Any]] | None = None  # once the tools started
+
+    def _tools_json(self) -> list[dict[str, Any]]:
+        if self._tool_payload is None:
+            self._tool_payload = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": spec.name,
+                        "description": spec.description,
+                        "parameters": spec.parameters,
+                    },
+                }
+                for spec in self.tools.specs
+            ]
+        return self._tool_payload
 
     def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         s = self.settings
@@ -147,12 +157,13 @@ class ChatBackend:
         ):
             if value is not None:
                 body[key] = value
-        if self._tool_payload:
-            body["tools"] = self._tool_payload
+        tools = self._tools_json()
+        if tools:
+            body["tools"] = tools
         return body
 
     async def create_session(self) -> ChatSession:
-        return ChatSession(self)
+        return ChatSession(self, await case_tools(self.tools))
 
     async def close(self) -> None:
         await self.client.close()

@@ -10,13 +10,13 @@ from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric
 from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, model_backend
 from holodeck_lsp.runner.backends.http import RetryPolicy
-from holodeck_lsp.runner.backends.tools import ToolBox
 from holodeck_lsp.runner.evaluators.dispatch import AnyMetric, metric_name
 from holodeck_lsp.runner.evaluators.judge import JudgePanel, LiveChannel, ReplayChannel
 from holodeck_lsp.runner.evaluators.judged import is_judged
 from holodeck_lsp.runner.evaluators.nlp import MODULES, missing_library
 from holodeck_lsp.runner.evaluators.rubrics import SYSTEM_PROMPT
 from holodeck_lsp.runner.exchange import Recorder, ReplayBackend
+from holodeck_lsp.runner.tools.box import ToolBox
 
 
 class MetricSetupError(Exception):

@@ -1,0 +1,41 @@
+"""From the agent's `tools:` to a ToolBox: one ToolKind per entry of a kind this runner
+runs; the others are warned about and not offered to the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.tools import FunctionTool
+from holodeck_lsp.runner.imports import ImportFailure, load_function
+from holodeck_lsp.runner.tools.base import ToolKind
+from holodeck_lsp.runner.tools.box import ToolBox
+from holodeck_lsp.runner.tools.functions import FunctionKind
+
+
+@dataclass
+class Catalog:
+    box: ToolBox
+    warnings: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # each stops the run (exit 2)
+
+
+def build_toolbox(agent: Agent, folder: Path) -> Catalog:
+    kinds: list[ToolKind] = []
+    warnings: list[str] = []
+    problems: list[str] = []
+    for tool in agent.tools or []:
+        if isinstance(tool, FunctionTool):
+            try:
+                fn = load_function(folder / tool.file, tool.function, folder)
+            except ImportFailure as exc:
+                problems.append(f"tool '{tool.name}': {exc}")
+                continue
+            kinds.append(FunctionKind(tool.name, tool.description, fn, tool.parameters))
+            continue
+        warnings.append(
+            f"tool '{getattr(tool, 'name', '?')}' (type {getattr(tool, 'type', '?')}) "
+            "is not offered to the model: this runner does not run that kind of tool yet"
+        )
+    return Catalog(ToolBox(kinds), warnings, problems)
