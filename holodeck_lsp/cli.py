@@ -197,6 +197,13 @@ def run(
     replay: Annotated[
         Path | None, typer.Option(help="Answer every turn from a recorded JSONL file, offline.")
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Finish an interrupted run: recorded exchanges are replayed, the rest run "
+            "live; recorded into this file again (or --record)."
+        ),
+    ] = None,
     output: Annotated[
         list[Path] | None,
         typer.Option("--output", "-o", help="Report file: .json, .md or .xml. Repeatable."),
@@ -219,6 +226,12 @@ def run(
             "--isolate-mcp", help="Start MCP servers per test case instead of once per run."
         ),
     ] = False,
+    reingest: Annotated[
+        bool,
+        typer.Option(
+            "--reingest", help="Embed every document again, ignoring the embeddings cache."
+        ),
+    ] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
     from holodeck_lsp.runner.command import RunOptions
@@ -230,6 +243,7 @@ def run(
         parallel=parallel,
         llm_timeout=llm_timeout,
         grader_timeout=grader_timeout,
+        resume=resume,
         record=record,
         replay=replay,
         outputs=list(output or []),
@@ -239,6 +253,7 @@ def run(
         quiet=quiet,
         user_config=not no_user_config,
         isolate_mcp=isolate_mcp,
+        reingest=reingest,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 

@@ -12,6 +12,7 @@ from holodeck_lsp.runner.imports import ImportFailure, load_function
 from holodeck_lsp.runner.tools.base import ToolKind
 from holodeck_lsp.runner.tools.box import ToolBox
 from holodeck_lsp.runner.tools.functions import FunctionKind
+from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds
 
 
 @dataclass
@@ -25,7 +26,12 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
     kinds: list[ToolKind] = []
     warnings: list[str] = []
     problems: list[str] = []
+    retrieval = RetrievalKinds(agent)
     for tool in agent.tools or []:
+        searcher = retrieval.make(tool)
+        if searcher is not None:
+            kinds.append(searcher)
+            continue
         if isinstance(tool, FunctionTool):
             try:
                 fn = load_function(folder / tool.file, tool.function, folder)
