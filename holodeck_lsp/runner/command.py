@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO, cast
 
+from holodeck_lsp.models.llm import ProviderEnum
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
@@ -303,6 +304,14 @@ def _judges(
     )
 
 
+def _run_label(suite: LoadedSuite, python_agent: str | None) -> str:
+    """How `holodeck test` names a failed agent run of a single-turn case: its OpenAI path
+    (openai, azure_openai, ollama) says "OpenAI Agents run failed: "."""
+    if python_agent is not None or suite.agent.model.provider is ProviderEnum.ANTHROPIC:
+        return ""
+    return "OpenAI Agents run failed: "
+
+
 def _print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> None:
     line = tool_line(path, failure.tool)
     where = f"{path}:{line}" if line is not None else str(path)
@@ -368,7 +377,12 @@ def _run(
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
     settings = EngineSettings(
-        suite.folder, suite.graders, parallelism, judges, options.grader_timeout
+        suite.folder,
+        suite.graders,
+        parallelism,
+        judges,
+        options.grader_timeout,
+        _run_label(suite, options.python_agent),
     )
     context = ToolContext(
         suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
