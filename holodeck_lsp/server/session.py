@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 
-from holodeck_lsp.check.files import matches_patterns
 from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
 from holodeck_lsp.server.documents import Document, Documents
@@ -20,7 +19,7 @@ from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import Snapshot
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
-from holodeck_lsp.validation.validate import Kind
+from holodeck_lsp.validation.documents import Kind, matches_patterns
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

@@ -137,7 +137,7 @@ def test_the_incremental_loader_reports_the_same() -> None:
 
 
 def test_check_scans_a_folder_of_pathological_files(tmp_path: Path) -> None:
-    from holodeck_lsp.check.runner import CheckOptions, check_paths
+    from holodeck_lsp.check.checker import CheckOptions, check_paths
 
     (tmp_path / "bomb.yaml").write_text(bomb(9), encoding="utf-8")
     (tmp_path / "deep.yaml").write_text("- " + "[" * 3000 + "\n", encoding="utf-8")
