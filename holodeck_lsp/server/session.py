@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
@@ -16,7 +16,7 @@ from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
-from holodeck_lsp.server.jobs import Snapshot
+from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.documents import Kind, matches_patterns
@@ -69,10 +69,14 @@ class Session:
         outcome = self.engine.outcome(doc.uri)
         return outcome is not None and outcome.tracked
 
-    async def query(self, doc: Document, fn: Callable[..., T], *args: Any) -> T:
+    async def query(self, doc: Document, fn: Callable[..., T], *args: Any,
+                    too_large: Any = None) -> T:
         """``fn(*args)`` on the query worker, for the document's current text. If the
         document changes or closes before the job starts, the job is dropped and the
-        request answered with ContentModified (the client asks again if it still cares)."""
+        request answered with ContentModified (the client asks again if it still cares).
+        A document past the editor's size limit is not parsed: ``too_large`` answers."""
+        if len(doc.text) > MAX_TEXT:
+            return cast(T, too_large)
         job = self.queries.submit(fn, *args)
         queued = self._queued.setdefault(doc.uri, set())
         queued.add(job)

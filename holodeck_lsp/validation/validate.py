@@ -29,7 +29,7 @@ from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, 
 from holodeck_lsp.validation.documents import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
 from holodeck_lsp.validation.pydantic_errors import did_you_mean, report_validation_error
-from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
+from holodeck_lsp.validation.yaml.loader import MAX_TEXT, LoadedYaml, load_yaml
 from holodeck_lsp.validation.yaml.source_map import Path as YPath
 from holodeck_lsp.validation.yaml.source_map import SourceMap, Span
 
@@ -56,6 +56,8 @@ class ValidationContext:
     severity_overrides: dict[str, Severity | None] = field(default_factory=dict)
     # Re-parse only the test cases that changed since the last call (the editor's path).
     incremental: bool = False
+    # Characters a file may have to be validated in full (the editor's is lower: HL007).
+    max_text: int = MAX_TEXT
 
     def read(self, path: Path) -> str | None:
         """The file's text, or None when it cannot be read."""
@@ -114,9 +116,9 @@ def validate_text(
     if ctx.incremental:  # the server's cache; `check` parses each file once and never needs it
         from holodeck_lsp.validation.yaml.incremental import load_yaml_incremental
 
-        loaded = load_yaml_incremental(text)
+        loaded = load_yaml_incremental(text, ctx.max_text)
     else:
-        loaded = load_yaml(text)
+        loaded = load_yaml(text, ctx.max_text)
     doc = _doc(file, text, loaded)
     reporter = Reporter(loaded.data, _same_doc(doc))
     reporter.by_file[file] = []
@@ -205,7 +207,7 @@ def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, Load
     text = ctx.read(file)
     if text is None:
         return None
-    loaded = load_yaml(text)
+    loaded = load_yaml(text, ctx.max_text)
     return _doc(str(file), text, loaded), loaded
 
 

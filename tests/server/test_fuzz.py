@@ -2,7 +2,7 @@
 stays under a memory bound, and is exactly right afterwards.
 
 Each seed sends a storm of random edits (fragments, pastes, emoji, CRLF, lone surrogates,
-huge lines, whole documents replaced by an alias bomb or 500 nested `[`), and in between
+huge lines, whole documents replaced by an alias bomb, 500 nested `[` or 5 MB), and between
 requests at valid and invalid positions (some cancelled at once) and messages that are
 not valid JSON-RPC. Nothing is awaited during the storm. Afterwards: every request has
 its response, the server's memory (with its worker processes) stayed under the bound,
@@ -36,7 +36,6 @@ BOMB = "\n".join(
 NESTED = "model: " + "[" * 500 + "]" * 500 + "\n"
 HOSTILE = [*FRAGMENTS, "\ud800", "\udfff", "\x00", "\x1b", "\u2028", "\x85", "[" * 600,
            "*a0", "&a0 [x, x]"]
-WHOLE = [BOMB, NESTED, "- " * 300 + "x\n", "\ud83d" * 50]
 _BREAK = re.compile(r"\r\n|\r|\n")
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _SEVERITIES = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4}
@@ -57,6 +56,8 @@ test_cases:
           - name: search
             args: {query: {regex: "^h"}}
 """
+WHOLE = [BOMB, NESTED, "- " * 300 + "x\n", "\ud83d" * 50]  # swapped in now and then
+HUGE = AGENT + "# " + "y" * 5_000_000  # for one step mid-storm: past the editor's limit
 
 
 def units(text: str) -> int:
@@ -185,6 +186,8 @@ async def test_a_hostile_editor_cannot_break_the_server(tmp_path: Path, seed: in
     peak = 0.0
     for step in range(STEPS):
         start, end, new = edit_of(rng, text)
+        if step in (STEPS // 2, STEPS // 2 + 1):
+            start, end, new = 0, len(text), HUGE if step == STEPS // 2 else AGENT
         if step == STEPS - 1:
             start, end, new = 0, len(text), AGENT.replace("2 + 2", "2 + 2 \ud800")
         version += 1

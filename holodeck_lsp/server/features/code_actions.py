@@ -106,7 +106,7 @@ async def code_actions(session: Session, params: types.CodeActionParams) -> list
         positions.to_core(params.range.start),
         _wants(params, types.CodeActionKind.RefactorRewrite),
     )
-    found = await session.query(doc, _compute, request)
+    found = await session.query(doc, _compute, request, too_large=[])
     actions = []
     for fix, client in found:
         r = fix.edit.range

@@ -187,10 +187,10 @@ def _cut(text: str) -> tuple[Path, list[int], int] | None:
     return (("test_cases",) if key is not None else ()), starts, end
 
 
-def load_yaml_incremental(text: str) -> LoadedYaml:
+def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
-    if text.count("\n") < MIN_LINES or len(text) > MAX_TEXT or _unsafe(text):
-        return load_yaml(text)
+    if text.count("\n") < MIN_LINES or len(text) > max_text or _unsafe(text):
+        return load_yaml(text, max_text)
     cut = _cut(text)
     if cut is None:
         return load_yaml(text)

@@ -239,11 +239,12 @@ class _Builder:
         return result
 
 
-def load_yaml(text: str) -> LoadedYaml:
-    """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``."""
-    if len(text) > MAX_TEXT:
+def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
+    """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``,
+    as does one longer than ``max_text`` characters (with the limit as its problem)."""
+    if len(text) > max_text:
         return _unparsed(YamlProblem("limit", _first_line(text), (
-            f"the file has {len(text):,} characters; files over {MAX_TEXT:,} are not "
+            f"the file has {len(text):,} characters; files over {max_text:,} are not "
             "validated (document size limit)")))
     text, refused = _loadable(text)
     # libyaml accepts tabs as separators where the pure-Python scanner (HoloDeck's) refuses
