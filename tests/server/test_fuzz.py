@@ -2,8 +2,8 @@
 stays under a memory bound, and is exactly right afterwards.
 
 Each seed sends a storm of random edits (fragments, pastes, emoji, CRLF, lone surrogates,
-huge lines, whole documents replaced by an alias bomb, 500 nested `[` or 5 MB), and between
-requests at valid and invalid positions (some cancelled at once) and messages that are
+huge lines, whole documents replaced by an alias bomb, 500 nested `[` or 5 MB), and among
+them requests at valid and invalid positions (some cancelled at once) and messages that are
 not valid JSON-RPC. Nothing is awaited during the storm. Afterwards: every request has
 its response, the server's memory (with its worker processes) stayed under the bound,
 and the diagnostics published for the last version are those of the client's text,
