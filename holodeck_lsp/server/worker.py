@@ -10,11 +10,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import queue
 import resource
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -89,6 +92,18 @@ def _resident_bytes() -> int:
     return 0
 
 
+def _start_forkserver() -> None:
+    """Start the forkserver with our stdout pointing at stderr: the server's stdout is the
+    protocol's channel, and nothing a worker prints may land there."""
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        forkserver.ensure_running()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 class ChildDied(RuntimeError):
     """The worker process ended in the middle of a job (killed, or crashed)."""
 
@@ -128,6 +143,7 @@ class ProcessWorker:
         self.restarts = 0  # for tests and benchmarks
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(list(preload))
+        _start_forkserver()
         self._child: BaseProcess | None = None
         self._conn: Connection | None = None
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -211,3 +227,9 @@ class ProcessWorker:
         if child is not None:  # never wait for a job at exit
             with contextlib.suppress(Exception):
                 child.kill()
+        # The forkserver would take a second to unload the validation code after we exit,
+        # holding the client's pipes open meanwhile; a new one starts when needed.
+        pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+        if isinstance(pid, int):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

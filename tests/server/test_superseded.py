@@ -43,7 +43,7 @@ async def test_queued_queries_of_replaced_text_are_dropped_with_content_modified
     await wire.initialize(tmp_path)
     big = (tmp_path / "big.agent.yaml").as_uri()
     small = (tmp_path / "small.agent.yaml").as_uri()
-    for uri, text in ((big, suite(3000)), (small, SMALL)):
+    for uri, text in ((big, suite(2000)), (small, SMALL)):  # under the 2 MB limit
         wire.notify("textDocument/didOpen", {"textDocument": {
             "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
     asked = [wire.request("textDocument/documentSymbol", {"textDocument": {"uri": big}})
