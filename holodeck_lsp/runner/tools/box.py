@@ -67,13 +67,16 @@ async def _invoke(
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
     duration = int((time.perf_counter() - start) * 1000)
+    answered = output is not None
     if output is None:
         output = ToolOutput(f"error: {error}", None)
+    else:
+        error = output.error  # the tool's own error: the model still gets its text
     invocation = ToolInvocation(
         name=name,
         args=args,
         result=output.recorded,
-        bytes=len(output.text.encode()) if error is None else 0,
+        bytes=len(output.text.encode()) if answered else 0,
         duration_ms=duration,
         error=error,
     )
