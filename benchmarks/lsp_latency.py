@@ -29,10 +29,10 @@ from pygls.uris import from_fs_path
 sys.path.insert(0, str(Path(__file__).parent))
 from gen_suite import suite
 
-from holodeck_lsp.core.validate import ValidationContext, validate_text
-from holodeck_lsp.core.yaml_loader import load_yaml
 from holodeck_lsp.server import gc_pause, jobs
 from holodeck_lsp.server.settings import Settings
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 PAUSE = 0.3  # seconds between edits: longer than the server's debounce window
 

@@ -33,8 +33,8 @@ class OutputFormat(str, Enum):
 
 
 def _parse_severities(values: list[str]) -> dict[str, object]:
-    from holodeck_lsp.core.codes import RULES
-    from holodeck_lsp.core.diagnostics import Severity
+    from holodeck_lsp.validation.codes import RULES
+    from holodeck_lsp.validation.diagnostics import Severity
 
     out: dict[str, object] = {}
     for item in values:
@@ -98,7 +98,7 @@ def check(
     from holodeck_lsp.check.files import DEFAULT_PATTERNS
     from holodeck_lsp.check.formats import REPORTERS, TextReporter
     from holodeck_lsp.check.runner import CheckOptions, check_paths
-    from holodeck_lsp.core.validate import ValidationContext
+    from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])
     context = ValidationContext(
@@ -157,7 +157,7 @@ def schema(
     output: Annotated[Path | None, typer.Option(help="Write here instead of stdout.")] = None,
 ) -> None:
     """Print or write the JSON Schema generated from the models."""
-    from holodeck_lsp.schema_gen import KINDS, render
+    from holodeck_lsp.schema.generate import KINDS, render
 
     if kind not in KINDS:
         raise typer.BadParameter(f"kind must be one of {', '.join(KINDS)}")
@@ -187,6 +187,10 @@ def run(
         float | None,
         typer.Option(help="Seconds per turn (beats execution.llm_timeout; default 60)."),
     ] = None,
+    grader_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a code grader may take per call; then its metric fails."),
+    ] = 30.0,
     record: Annotated[
         Path | None, typer.Option(help="Write every exchange with the agent to this JSONL file.")
     ] = None,
@@ -225,6 +229,7 @@ def run(
         python_agent=agent,
         parallel=parallel,
         llm_timeout=llm_timeout,
+        grader_timeout=grader_timeout,
         record=record,
         replay=replay,
         outputs=list(output or []),
@@ -245,11 +250,16 @@ def merge(
         list[Path] | None,
         typer.Option("--output", "-o", help="Merged report: .json, .md or .xml. Repeatable."),
     ] = None,
+    allow_partial: Annotated[
+        bool,
+        typer.Option("--allow-partial", help="Merge even when shards of the run are missing."),
+    ] = False,
 ) -> None:
     """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
     from holodeck_lsp.runner.command import merge as merge_reports
 
-    raise typer.Exit(merge_reports(reports, list(output or []), sys.stdout, sys.stderr))
+    code = merge_reports(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
+    raise typer.Exit(code)
 
 
 @app.callback()

@@ -9,8 +9,8 @@ from typing import Any, ClassVar, Protocol, TextIO
 
 from holodeck_lsp import __version__
 from holodeck_lsp.check.runner import CheckResult, FileResult
-from holodeck_lsp.core.codes import RULES
-from holodeck_lsp.core.diagnostics import Diagnostic, Range, Severity
+from holodeck_lsp.validation.codes import RULES
+from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 
 
 class Reporter(Protocol):

@@ -13,8 +13,8 @@ from holodeck_lsp.check.files import (
     matches_patterns,
     yaml_files,
 )
-from holodeck_lsp.core.diagnostics import Diagnostic, Severity
-from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
+from holodeck_lsp.validation.validate import Kind, ValidationContext, validate_text
 
 
 @dataclass
@@ -112,8 +112,8 @@ def check_paths(
 
 
 def _encoding_error(exc: UnicodeDecodeError) -> Diagnostic:
-    from holodeck_lsp.core.codes import rule
-    from holodeck_lsp.core.diagnostics import Range
+    from holodeck_lsp.validation.codes import rule
+    from holodeck_lsp.validation.diagnostics import Range
 
     return Diagnostic(
         Range.of(0, 0, 0, 0),

@@ -1,6 +1,5 @@
 """The agent file: the envelope around model, tools, evaluations and test cases."""
 
-
 from collections import Counter
 from typing import Any
 

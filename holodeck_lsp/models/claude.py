@@ -1,6 +1,5 @@
 """The `claude:` block: settings of the Claude agent backend (provider `anthropic`)."""
 
-
 from enum import Enum
 from pathlib import Path
 from typing import Literal

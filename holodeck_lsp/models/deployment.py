@@ -1,6 +1,5 @@
 """The `deployment:` block: container image, registry and cloud target."""
 
-
 import re
 from enum import Enum
 

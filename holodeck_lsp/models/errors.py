@@ -4,7 +4,6 @@ Each validator raises a ``PydanticCustomError`` whose type is one of these names
 the diagnostics layer can give it a stable code and, from its context, an exact range.
 """
 
-
 from typing import Any
 
 from pydantic_core import PydanticCustomError

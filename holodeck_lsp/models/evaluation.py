@@ -1,6 +1,5 @@
 """Evaluation metrics: built-in, G-Eval, RAG and user-code graders (seed §5-§7)."""
 
-
 import re
 from enum import Enum
 from typing import Annotated, Any, Literal

@@ -1,6 +1,5 @@
 """Execution settings of a test run (seed §10)."""
 
-
 from pydantic import Field
 
 from holodeck_lsp.models._base import StrictModel

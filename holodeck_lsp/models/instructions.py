@@ -1,6 +1,5 @@
 """The agent's system prompt: a file reference or inline text, exactly one of them."""
 
-
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from holodeck_lsp.models._base import StrictModel

@@ -1,6 +1,5 @@
 """The language-model block: `model:`, `embedding_provider:`, judge models, config providers."""
 
-
 from enum import Enum
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator

@@ -1,6 +1,5 @@
 """The `observability:` block: OpenTelemetry traces, metrics, logs and their exporters."""
 
-
 import re
 from enum import Enum
 from typing import Annotated

@@ -1,6 +1,5 @@
 """The `openai:` block: settings of the OpenAI Agents backend (`openai`, `azure_openai`)."""
 
-
 from typing import Literal
 
 from pydantic import Field, StrictBool

@@ -1,6 +1,5 @@
 """The `evaluations.optimizer` block: what `holodeck test optimize` may tune, and its budget."""
 
-
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator

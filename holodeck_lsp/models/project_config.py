@@ -4,7 +4,6 @@ The project's file (next to the agent) and the user's (`~/.holodeck/`) have the 
 shape. They are validated on their own, then merged into the agent before it is.
 """
 
-
 from typing import Any
 
 from pydantic import Field, field_validator

@@ -1,6 +1,5 @@
 """Test cases, turns, expected tools and argument matchers (seed §1-§4)."""
 
-
 import re
 from typing import Annotated, Any, Literal
 

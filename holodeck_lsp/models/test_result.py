@@ -1,6 +1,5 @@
 """What a test run produces: per-metric, per-turn and per-test-case results (seed §7a-§11)."""
 
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -145,6 +144,13 @@ class TestReport(_Result):
     timestamp: str = Field(..., description="ISO 8601 time the report was made.")
     holodeck_version: str = Field(..., description="Version of the tool that ran the suite.")
     environment: dict[str, str] = Field(default_factory=dict, description="Run environment.")
+    interrupted: bool = Field(
+        False, description="The run stopped before every selected test case had finished."
+    )
+    stop_reason: str | None = Field(None, description="Why an interrupted run stopped.")
+    not_run: list[str] = Field(
+        default_factory=list, description="Test cases of an interrupted run that did not run."
+    )
 
     @model_validator(mode="after")
     def _one_result_per_case(self) -> "TestReport":

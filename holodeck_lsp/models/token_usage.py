@@ -1,6 +1,5 @@
 """Token accounting of one call, one turn or one test case (seed §10a)."""
 
-
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 

@@ -1,6 +1,5 @@
 """The agent's tools, one model per `type:`, and the union that picks among them."""
 
-
 import math
 from enum import Enum
 from typing import Annotated, Any, Literal

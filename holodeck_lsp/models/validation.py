@@ -6,7 +6,6 @@ time. These rules run on the raw mapping instead, and their errors are merged wi
 whatever the fields reported, each with its own location.
 """
 
-
 from collections.abc import Sequence
 from typing import Any
 

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
 from holodeck_lsp.runner.backends.http import RetryPolicy
-from holodeck_lsp.runner.engine import CaseOutcome, EngineSettings, run_suite
+from holodeck_lsp.runner.engine import CaseOutcome, EngineSettings, SuiteState, run_suite
+from holodeck_lsp.runner.evaluators.code import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.evaluators.judge import JudgePanel, ledger_line
 from holodeck_lsp.runner.evaluators.preflight import (
     MetricSetupError,
@@ -30,10 +32,24 @@ from holodeck_lsp.runner.exchange import (
     ReplayMiss,
     TimedBackend,
 )
+from holodeck_lsp.runner.interrupts import Interrupts
 from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, tool_line
+from holodeck_lsp.runner.output import check_writable
 from holodeck_lsp.runner.plan import PlannedCase, plan_suite
-from holodeck_lsp.runner.progress import make_progress
-from holodeck_lsp.runner.report import MergeError, build_report, merge_reports
+from holodeck_lsp.runner.progress import Progress, make_progress
+from holodeck_lsp.runner.redaction import (
+    RedactingStream,
+    Redactor,
+    environment_secrets,
+    model_secrets,
+)
+from holodeck_lsp.runner.report import (
+    SUITE_KEY,
+    MergeError,
+    build_report,
+    merge_reports,
+    suite_digest,
+)
 from holodeck_lsp.runner.reports import renderer_for, write_reports
 from holodeck_lsp.runner.selection import parse_shard, select
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
@@ -58,6 +74,7 @@ class RunOptions:
     shard: str | None = None
     quiet: bool = False
     user_config: bool = True
+    grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
 
@@ -109,10 +126,22 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
         raise UsageError("--limit must be >= 0")
     if options.llm_timeout is not None and options.llm_timeout <= 0:
         raise UsageError("--llm-timeout must be > 0")
+    if options.grader_timeout <= 0:
+        raise UsageError("--grader-timeout must be > 0")
     try:
         return parse_shard(options.shard) if options.shard else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _turn_limit(agent: object, options: RunOptions) -> tuple[float, str]:
+    """Seconds per turn, and the setting that chose them (named when a turn times out)."""
+    if options.llm_timeout is not None:
+        return options.llm_timeout, "--llm-timeout"
+    configured = getattr(getattr(agent, "execution", None), "llm_timeout", None)
+    if configured:
+        return float(configured), "execution.llm_timeout"
+    return DEFAULT_LLM_TIMEOUT, "the default llm_timeout"
 
 
 def _backend(
@@ -130,13 +159,25 @@ def _backend(
     plan = build_backend(agent, suite.folder, options.python_agent, parallelism, env, options.retry)
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
-    execution = getattr(agent, "execution", None)
-    timeout = options.llm_timeout or getattr(execution, "llm_timeout", None)
-    backend: Backend = TimedBackend(plan.backend, float(timeout or DEFAULT_LLM_TIMEOUT))
+    timeout, setting = _turn_limit(agent, options)
+    backend: Backend = TimedBackend(plan.backend, timeout, setting)
     if options.record is None:
         return backend, None, plan.tools
     recorder = Recorder(who)
     return RecordingBackend(backend, recorder), recorder, plan.tools
+
+
+STOP_GRACE = 0.5  # seconds the cases get to settle once a run is stopped
+
+
+@dataclass
+class Execution:
+    """What a run did: every outcome, and when it stopped early, why and what did not run."""
+
+    outcomes: list[CaseOutcome]
+    not_run: list[PlannedCase] = field(default_factory=list)
+    stop_reason: str | None = None
+    exit_code: int | None = None  # set when the run stopped early
 
 
 @dataclass
@@ -148,7 +189,13 @@ class _Run:
     tool_context: ToolContext
 
 
-async def _execute(run: _Run, quiet: bool, err: TextIO) -> list[CaseOutcome]:
+async def _bounded(closing: Awaitable[None]) -> None:
+    """Closing a backend must not hold a stopped run: bounded, and its errors ignored."""
+    with contextlib.suppress(Exception, asyncio.TimeoutError):
+        await asyncio.wait_for(closing, STOP_GRACE)
+
+
+async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) -> Execution:
     """Preflight (tools started; `PreflightError` before any model call), then the cases."""
     settings = run.settings
     progress = make_progress(quiet, err)
@@ -157,17 +204,50 @@ async def _execute(run: _Run, quiet: bool, err: TextIO) -> list[CaseOutcome]:
             await run.tools.start(run.tool_context)
         progress.start(len(run.cases))
         try:
-            return await run_suite(
-                run.cases, run.backend, settings, progress.case_started, progress.case_done
-            )
+            return await _cases(run, progress, err, interrupts)
         finally:
             progress.stop()
     finally:
         if run.tools is not None:
-            await run.tools.close()
-        await run.backend.close()
+            await _bounded(run.tools.close())
+        await _bounded(run.backend.close())
         if settings.judges is not None:
-            await settings.judges.close()
+            await _bounded(settings.judges.close())
+
+
+async def _cases(run: _Run, progress: Progress, err: TextIO, interrupts: Interrupts) -> Execution:
+    """The cases until they finish, a signal stops them or one of them stops the run."""
+    state = SuiteState(run.cases)
+    cases = asyncio.ensure_future(
+        run_suite(
+            run.cases, run.backend, run.settings, progress.case_started, progress.case_done, state
+        )
+    )
+    stop = asyncio.ensure_future(interrupts.attach().wait())
+    try:
+        await asyncio.wait({cases, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if not cases.done():
+            err.write(f"{interrupts.reason}: stopping (press Ctrl-C again to quit at once)\n")
+            cases.cancel()
+            await asyncio.wait({cases}, timeout=STOP_GRACE)
+            return _stopped(state, interrupts.reason or "interrupted", interrupts.exit_code)
+        try:
+            return Execution(cases.result())
+        except ReplayMiss as exc:
+            err.write(f"error: replay: {exc}\n")
+            return _stopped(state, f"replay: {exc}", EXIT_EXECUTION)
+        except Exception as exc:  # a bug, not a verdict on the agent: say so, exit 3
+            reason = f"{type(exc).__name__}: {exc}"
+            err.write(f"error: the run stopped: {reason}\n")
+            return _stopped(state, reason, EXIT_EXECUTION)
+    finally:
+        stop.cancel()
+        interrupts.detach()
+
+
+def _stopped(state: SuiteState, reason: str, code: int) -> Execution:
+    outcomes, not_run = state.partial(f"the run stopped: {reason}")
+    return Execution(outcomes, not_run, reason, code)
 
 
 def _judges(
@@ -217,15 +297,38 @@ def summary_line(report: TestReport) -> str:
 def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | None = None) -> int:
     """The whole `run` command; returns the exit code."""
     env = os.environ if env is None else env
+    redact = Redactor(environment_secrets(env))
+    out, err = (
+        cast(TextIO, RedactingStream(out, redact)),
+        cast(TextIO, RedactingStream(err, redact)),
+    )
+    with Interrupts() as interrupts:
+        try:
+            return _run(options, out, err, env, redact, interrupts)
+        except KeyboardInterrupt:
+            err.write(f"exit {interrupts.exit_code}: interrupted before the first request\n")
+            return interrupts.exit_code
+
+
+def _run(
+    options: RunOptions,
+    out: TextIO,
+    err: TextIO,
+    env: Mapping[str, str],
+    redact: Redactor,
+    interrupts: Interrupts,
+) -> int:
     try:
         shard = _check_options(options)
         suite = load_suite(options.agent_file, env, options.user_config)
+        redact.add(model_secrets(suite.agent))
         execution = getattr(suite.agent, "execution", None)
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
         backend, recorder, tools = _backend(suite, options, parallelism, err, env)
         judges = _judges(suite, options, cases, backend, recorder, parallelism, env)
+        _check_writable([*options.outputs, *([options.record] if options.record else [])])
         if not cases:
             err.write("warning: no test case selected\n")
     except ConfigError as exc:
@@ -234,27 +337,24 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
     except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
-    settings = EngineSettings(suite.folder, suite.graders, parallelism, judges)
+    settings = EngineSettings(
+        suite.folder, suite.graders, parallelism, judges, options.grader_timeout
+    )
     context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
     start = time.perf_counter()
     try:
-        outcomes = asyncio.run(
-            _execute(_Run(backend, cases, settings, tools, context), options.quiet, err)
+        done = asyncio.run(
+            _execute(_Run(backend, cases, settings, tools, context), options.quiet, err, interrupts)
         )
     except PreflightError as exc:
         for failure in exc.failures:
             _print_start_failure(suite.path, failure, err)
         return EXIT_CONFIG
-    except ReplayMiss as exc:
-        err.write(f"error: replay: {exc}\n")
-        return EXIT_EXECUTION
-    except Exception as exc:  # a bug, not a verdict on the agent: say so, exit 3
-        err.write(f"error: the run stopped: {type(exc).__name__}: {exc}\n")
-        return EXIT_EXECUTION
     duration = int((time.perf_counter() - start) * 1000)
     environment = {
         "backend": identity(suite.agent, suite.folder, options.python_agent),
         "parallel_test_cases": str(parallelism),
+        SUITE_KEY: suite_digest(suite.agent),
     }
     if options.replay is not None:
         environment["replay"] = str(options.replay)
@@ -263,37 +363,72 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
     if judges is not None:
         environment.update(judges.ledger.environment())
     report = build_report(
-        suite.agent.name, str(options.agent_file), outcomes, duration, environment
+        suite.agent.name, str(options.agent_file), done.outcomes, duration, environment
     )
-    try:
-        write_reports(report, options.outputs)
-        if recorder is not None and options.record is not None:
-            recorder.write(options.record)
-    except OSError as exc:
-        err.write(f"error: cannot write: {exc}\n")
-        return EXIT_EXECUTION
+    if done.stop_reason is not None:
+        report.interrupted = True
+        report.stop_reason = done.stop_reason
+        report.not_run = [case.label for case in done.not_run]
+    problems = write_reports(report, options.outputs, redact)
+    if recorder is not None and options.record is not None:
+        try:
+            recorder.write(options.record, redact)
+        except OSError as exc:
+            problems.append(f"cannot write {options.record}: {exc.strerror or exc}")
     out.write(summary_line(report) + "\n")
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
-    if any(o.execution_errors for o in outcomes):
-        return EXIT_EXECUTION
-    return EXIT_PASSED if report.summary.failed == 0 else EXIT_FAILED
+    for problem in problems:
+        err.write(f"error: {problem}\n")
+    code, why = _verdict(report, done, problems)
+    if why is not None:
+        err.write(f"exit {code}: {why}\n")
+    return code
 
 
-def merge(paths: list[Path], outputs: list[Path], out: TextIO, err: TextIO) -> int:
+def _check_writable(paths: list[Path]) -> None:
+    problems = [p for p in (check_writable(path) for path in paths) if p is not None]
+    if problems:
+        raise UsageError("cannot write " + "; ".join(problems) + " (checked before any request)")
+
+
+def _verdict(report: TestReport, done: Execution, problems: list[str]) -> tuple[int, str | None]:
+    """The exit code and, unless the summary says it all, why it is that."""
+    if done.stop_reason is not None and done.exit_code is not None:
+        kept = f"{len(done.outcomes)} test case(s) kept, {len(done.not_run)} did not run"
+        return done.exit_code, f"the run stopped early ({done.stop_reason}); {kept}"
+    if problems:
+        return EXIT_EXECUTION, f"{len(problems)} file(s) could not be written"
+    lost = sum(o.execution_errors for o in done.outcomes)
+    if lost:
+        return EXIT_EXECUTION, (
+            f"the model service failed {lost} time(s) (a turn, a session or a judge call); "
+            "the errors are in the report"
+        )
+    return (EXIT_PASSED if report.summary.failed == 0 else EXIT_FAILED), None
+
+
+def merge(
+    paths: list[Path],
+    outputs: list[Path],
+    out: TextIO,
+    err: TextIO,
+    allow_partial: bool = False,
+) -> int:
     """The whole `merge` command; returns the exit code."""
     try:
         for path in outputs:
             renderer_for(path)
-        report = merge_reports(paths)
+        report = merge_reports(paths, allow_partial)
     except (ValueError, MergeError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
-    try:
-        write_reports(report, outputs)
-    except OSError as exc:
-        err.write(f"error: cannot write: {exc}\n")
+    problems = write_reports(report, outputs)
+    for problem in problems:
+        err.write(f"error: {problem}\n")
+    if problems:
+        err.write(f"exit 3: {len(problems)} file(s) could not be written\n")
         return EXIT_EXECUTION
     out.write(summary_line(report) + "\n")
     judged = ledger_line(report.environment)

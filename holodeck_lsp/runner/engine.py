@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,6 +12,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, TurnResult
 from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
+from holodeck_lsp.runner.evaluators.code import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.evaluators.dispatch import TurnView, evaluate
 from holodeck_lsp.runner.evaluators.judge import JudgePanel
 from holodeck_lsp.runner.files import with_files
@@ -33,6 +34,7 @@ class EngineSettings:
     graders: dict[str, Callable[..., Any]]
     parallelism: int = 1
     judges: JudgePanel | None = None  # judge models of LLM-judged metrics
+    grader_timeout: float = DEFAULT_GRADER_TIMEOUT  # seconds per code grader call
 
 
 @dataclass
@@ -75,6 +77,20 @@ class _CaseRun:
         self.stop_reason: str | None = None
         self.execution_errors = 0
         self.processed: list[ProcessedFileInput] = []
+        self.turns: list[TurnResult] = []  # finished turns, kept when the run stops early
+        self.timestamp = now_iso()
+        self.start = time.perf_counter()
+
+    def outcome(self, stopped: str | None = None) -> CaseOutcome:
+        """The case's result from its finished turns; with ``stopped``, the turns that did
+        not run are skipped with that reason."""
+        turns = list(self.turns)
+        for index in range(len(turns), len(self.case.turns)):
+            turns.append(_skipped(index, self.case.turns[index], stopped or "not run"))
+        elapsed = int((time.perf_counter() - self.start) * 1000)
+        build = roll_up_case if self.case.multi_turn else _single
+        result = build(self.case.name, turns, self.processed, elapsed, self.timestamp)
+        return CaseOutcome(self.case, result, self.execution_errors)
 
     async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
         if self.stop_reason is not None or session is None:
@@ -111,7 +127,11 @@ class _CaseRun:
                 "\n\n".join(p.markdown_content for p in processed if p.markdown_content),
             )
             outcome = await evaluate(
-                turn.metrics, view, self.settings.graders, self.settings.judges
+                turn.metrics,
+                view,
+                self.settings.graders,
+                self.settings.judges,
+                self.settings.grader_timeout,
             )
             metric_results, grader_details = outcome.results, outcome.grader_details or None
             errors.extend(outcome.errors)
@@ -142,27 +162,23 @@ class _CaseRun:
         )
 
 
-async def run_case(case: PlannedCase, backend: Backend, settings: EngineSettings) -> CaseOutcome:
-    timestamp = now_iso()
-    start = time.perf_counter()
-    state = _CaseRun(case, settings)
+async def run_case(
+    case: PlannedCase, backend: Backend, settings: EngineSettings, state: _CaseRun | None = None
+) -> CaseOutcome:
+    state = state or _CaseRun(case, settings)
     session: Session | None = None
     try:
         session = await backend.create_session()
     except TurnFailure as failure:
         state.stop_reason = f"no session: {failure}"
         state.execution_errors += 1
-    turns: list[TurnResult] = []
     try:
         for index, turn in enumerate(case.turns):
-            turns.append(await state.turn(session, index, turn))
+            state.turns.append(await state.turn(session, index, turn))
     finally:
         if session is not None:
             await session.close()
-    elapsed = int((time.perf_counter() - start) * 1000)
-    build = roll_up_case if case.multi_turn else _single
-    result = build(case.name, turns, state.processed, elapsed, timestamp)
-    return CaseOutcome(case, result, state.execution_errors)
+    return state.outcome()
 
 
 def _single(
@@ -175,35 +191,76 @@ def _single(
     return single_turn_case(name, turns[0], processed, elapsed, timestamp)
 
 
+class SuiteState:
+    """What a run has done so far, readable when it stops early (Ctrl-C, a replay miss)."""
+
+    def __init__(self, cases: list[PlannedCase]) -> None:
+        self.cases = cases
+        self.done: dict[int, CaseOutcome] = {}  # by position in ``cases``
+        self.running: dict[int, _CaseRun] = {}
+
+    def partial(self, reason: str) -> tuple[list[CaseOutcome], list[PlannedCase]]:
+        """Outcomes of the cases that finished or finished a turn, in suite order (the
+        turns that did not run are skipped with ``reason``), and the cases that did not run."""
+        outcomes: list[CaseOutcome] = []
+        not_run: list[PlannedCase] = []
+        for position, case in enumerate(self.cases):
+            if position in self.done:
+                outcomes.append(self.done[position])
+            elif position in self.running and self.running[position].turns:
+                outcomes.append(self.running[position].outcome(reason))
+            else:
+                not_run.append(case)
+        return outcomes, not_run
+
+
 async def run_suite(
     cases: list[PlannedCase],
     backend: Backend,
     settings: EngineSettings,
     on_start: Callable[[PlannedCase], None] = lambda _c: None,
     on_done: Callable[[CaseOutcome], None] = lambda _o: None,
+    state: SuiteState | None = None,
 ) -> list[CaseOutcome]:
     """Every case, at most ``parallelism`` at once; outcomes in suite order.
 
-    Any exception other than a failed turn (a replay miss, a bug) stops the whole run.
+    Any exception other than a failed turn (a replay miss, a bug) stops the whole run: the
+    other cases are cancelled and the first exception is raised; ``state`` keeps what
+    finished.
     """
+    state = state or SuiteState(cases)
     gate = asyncio.Semaphore(max(1, settings.parallelism))
 
-    async def one(case: PlannedCase) -> CaseOutcome:
+    async def one(position: int, case: PlannedCase) -> CaseOutcome:
         async with gate:
             on_start(case)
-            outcome = await run_case(case, backend, settings)
+            run = state.running[position] = _CaseRun(case, settings)
+            outcome = await run_case(case, backend, settings, run)
+            state.done[position] = outcome
+            del state.running[position]
             on_done(outcome)
             return outcome
 
-    tasks = [asyncio.ensure_future(one(case)) for case in cases]
+    tasks = [asyncio.ensure_future(one(i, case)) for i, case in enumerate(cases)]
     if not tasks:
         return []
-    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-    for task in pending:
-        task.cancel()
-    if pending:
-        await asyncio.gather(*pending, return_exceptions=True)
-    for task in tasks:
-        if task in done and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
+    try:
+        _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    except asyncio.CancelledError:
+        await _cancel(tasks)
+        raise
+    await _cancel(list(pending))
+    # Every task's exception is retrieved (none is left for asyncio to complain about);
+    # the first in suite order is raised.
+    errors = [t.exception() for t in tasks if t.done() and not t.cancelled()]
+    for error in errors:
+        if error is not None:
+            raise error
     return [task.result() for task in tasks]
+
+
+async def _cancel(tasks: Sequence[asyncio.Future[CaseOutcome]]) -> None:
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +21,16 @@ from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.backends.base import (
     FAILURE_KINDS,
+    SERVICE_FAILURES,
     Backend,
+    BackendError,
     Reply,
     Session,
     TurnFailure,
     TurnRequest,
     TurnTimeout,
 )
+from holodeck_lsp.runner.output import atomic_write
 
 
 class ReplayMiss(Exception):
@@ -73,6 +77,8 @@ class TimedSession:
         self._setting = setting  # named in the failure: which option set the limit
 
     async def send(self, turn: TurnRequest) -> Reply:
+        failures: list[str] = []
+        token = SERVICE_FAILURES.set(failures)
         try:
             if sys.version_info >= (3, 11):
                 # Unlike wait_for, no extra task per turn.
@@ -80,19 +86,28 @@ class TimedSession:
                     return await self._inner.send(turn)
             return await asyncio.wait_for(self._inner.send(turn), self._timeout)
         except (asyncio.TimeoutError, TimeoutError):
-            raise TurnTimeout(f"timed out after {self._timeout:g}s ({self._setting})") from None
+            limit = f"timed out after {self._timeout:g}s ({self._setting})"
+            if failures:
+                # The time went on retries: the service's failure is the news, not the clock.
+                raise BackendError(
+                    f"{failures[-1]} ({limit} while retrying, {len(failures)} failed attempt(s))"
+                ) from None
+            raise TurnTimeout(limit) from None
+        finally:
+            SERVICE_FAILURES.reset(token)
 
     async def close(self) -> None:
         await self._inner.close()
 
 
 class TimedBackend:
-    def __init__(self, inner: Backend, timeout: float) -> None:
+    def __init__(self, inner: Backend, timeout: float, setting: str = "llm_timeout") -> None:
         self._inner = inner
         self._timeout = timeout
+        self._setting = setting
 
     async def create_session(self) -> Session:
-        return TimedSession(await self._inner.create_session(), self._timeout)
+        return TimedSession(await self._inner.create_session(), self._timeout, self._setting)
 
     async def close(self) -> None:
         await self._inner.close()
@@ -126,9 +141,9 @@ class Recorder:
             entry["error"] = {"kind": outcome.kind, "message": str(outcome)}
         self.entries.append(((turn.case_index, turn.turn_index), entry))
 
-    def write(self, path: Path) -> None:
+    def write(self, path: Path, redact: Callable[[str], str] = str) -> None:
         lines = [json.dumps(e, ensure_ascii=False) for _, e in sorted(self.entries, key=_key)]
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        atomic_write(path, redact("".join(line + "\n" for line in lines)))
 
 
 def _key(item: tuple[tuple[int, int], dict[str, Any]]) -> tuple[int, int]:
@@ -188,6 +203,8 @@ def load_replay(path: Path) -> dict[str, list[dict[str, Any]]]:
         except (ValueError, KeyError, TypeError, ValidationError) as exc:
             raise ReplayFileError(f"{path}:{number}: not a recorded exchange ({exc})") from None
         table.setdefault(key, []).append(entry)
+    if not table:
+        raise ReplayFileError(f"replay file {path} holds no recorded exchange")
     return table
 
 

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from holodeck_lsp.core.diagnostics import Diagnostic
-from holodeck_lsp.core.validate import ValidationContext, validate_text
-from holodeck_lsp.core.yaml_loader import load_yaml
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.runner.envsubst import substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
+from holodeck_lsp.validation.diagnostics import Diagnostic
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 
 @dataclass

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import platform
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from holodeck_lsp import __version__
+from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.test_result import TestReport, TestResult
 from holodeck_lsp.runner.engine import CaseOutcome, now_iso
 from holodeck_lsp.runner.rollup import summarize
@@ -15,6 +17,12 @@ from holodeck_lsp.runner.rollup import summarize
 # Where each result sits in the suite file, so shard reports merge back in suite order.
 CASE_INDEXES = "case_indexes"
 JUDGE_PREFIX = "judge_"  # environment keys counting judge calls and tokens
+SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
+
+
+def suite_digest(agent: Agent) -> str:
+    cases = [case.model_dump_json(warnings=False) for case in agent.test_cases or []]
+    return hashlib.sha256("\n".join(cases).encode()).hexdigest()[:16]
 
 
 def build_report(
@@ -65,12 +73,52 @@ def load_report(path: Path) -> TestReport:
         raise MergeError(f"{path} is not a test report: {exc.errors()[0]['msg']}") from None
 
 
-def merge_reports(paths: list[Path]) -> TestReport:
-    """One report from several (shards of one suite): results in suite order."""
-    reports = [(path, load_report(path)) for path in paths]
+def _same_suite(reports: list[tuple[Path, TestReport]]) -> None:
     names = {r.agent_name for _, r in reports}
     if len(names) > 1:
         raise MergeError(f"reports are of different agents: {', '.join(sorted(names))}")
+    digests = {r.environment.get(SUITE_KEY) for _, r in reports}
+    if len(digests) > 1:
+        which = ", ".join(f"{p} ({r.environment.get(SUITE_KEY, 'none')})" for p, r in reports)
+        raise MergeError(f"reports are of different test suites (suite digest): {which}")
+
+
+def _complete_shards(reports: list[tuple[Path, TestReport]]) -> None:
+    """Every shard I/N of the run is there, once; unsharded reports are whole runs."""
+    seen: dict[int, Path] = {}
+    totals: set[int] = set()
+    for path, report in reports:
+        shard = report.environment.get("shard")
+        if shard is None:
+            continue
+        index, total = (int(v) for v in shard.split("/"))
+        totals.add(total)
+        if index in seen:
+            raise MergeError(f"shard {shard} is in both {seen[index]} and {path}")
+        seen[index] = path
+    if len(totals) > 1:
+        counts = ", ".join(str(t) for t in sorted(totals))
+        raise MergeError(f"the reports split the suite into different numbers of shards: {counts}")
+    missing = missing_shards(reports)
+    if missing:
+        raise MergeError(
+            f"shard {', '.join(missing)} is missing (pass --allow-partial to merge anyway)"
+        )
+
+
+def missing_shards(reports: list[tuple[Path, TestReport]]) -> list[str]:
+    shards = [r.environment["shard"] for _, r in reports if "shard" in r.environment]
+    present = {int(s.split("/")[0]) for s in shards}
+    totals = {int(s.split("/")[1]) for s in shards}
+    return [f"{i}/{t}" for t in sorted(totals) for i in range(1, t + 1) if i not in present]
+
+
+def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
+    """One report from several (shards of one suite): results in suite order."""
+    reports = [(path, load_report(path)) for path in paths]
+    _same_suite(reports)
+    if not allow_partial:
+        _complete_shards(reports)
     placed: dict[int, TestResult] = {}
     for path, report in reports:
         for index, result in zip(_indexes(report, path), report.results, strict=True):
@@ -90,6 +138,10 @@ def merge_reports(paths: list[Path]) -> TestReport:
         shared[key] = str(sum(int(r.environment.get(key, "0")) for _, r in reports))
     # Shards run side by side: the merged run took as long as its slowest shard.
     duration = max(r.summary.total_duration_ms for _, r in reports)
+    missing = missing_shards(reports)
+    if missing:
+        shared["missing_shards"] = ",".join(missing)
+    stopped = [r for _, r in reports if r.interrupted]
     return TestReport(
         agent_name=first.agent_name,
         agent_config_path=first.agent_config_path,
@@ -102,4 +154,7 @@ def merge_reports(paths: list[Path]) -> TestReport:
             "merged_from": str(len(reports)),
             CASE_INDEXES: ",".join(map(str, order)),
         },
+        interrupted=bool(stopped),
+        stop_reason="; ".join(r.stop_reason for r in stopped if r.stop_reason) or None,
+        not_run=[name for r in stopped for name in r.not_run],
     )

@@ -34,7 +34,8 @@ def _has(caps: types.ClientCapabilities, path: str) -> bool:
 def resolve(caps: types.ClientCapabilities) -> ClientFeatures:
     markdown = types.MarkupKind.Markdown
     modes = get_capability(
-        caps, "text_document.completion.completion_item.insert_text_mode_support.value_set",
+        caps,
+        "text_document.completion.completion_item.insert_text_mode_support.value_set",
         [],
     )
     return ClientFeatures(
@@ -43,14 +44,22 @@ def resolve(caps: types.ClientCapabilities) -> ClientFeatures:
         versioned_diagnostics=_has(caps, "text_document.publish_diagnostics.version_support"),
         related_information=_has(caps, "text_document.publish_diagnostics.related_information"),
         snippets=_has(caps, "text_document.completion.completion_item.snippet_support"),
-        completion_markdown=markdown in (get_capability(
-            caps, "text_document.completion.completion_item.documentation_format", []) or []),
-        hover_markdown=markdown in (
-            get_capability(caps, "text_document.hover.content_format", []) or []),
+        completion_markdown=markdown
+        in (
+            get_capability(
+                caps, "text_document.completion.completion_item.documentation_format", []
+            )
+            or []
+        ),
+        hover_markdown=markdown
+        in (get_capability(caps, "text_document.hover.content_format", []) or []),
         hierarchical_symbols=_has(
-            caps, "text_document.document_symbol.hierarchical_document_symbol_support"),
+            caps, "text_document.document_symbol.hierarchical_document_symbol_support"
+        ),
         code_action_literals=get_capability(
-            caps, "text_document.code_action.code_action_literal_support", None) is not None,
+            caps, "text_document.code_action.code_action_literal_support", None
+        )
+        is not None,
         configuration=_has(caps, "workspace.configuration"),
         dynamic_configuration=_has(caps, "workspace.did_change_configuration.dynamic_registration"),
         dynamic_watchers=_has(caps, "workspace.did_change_watched_files.dynamic_registration"),

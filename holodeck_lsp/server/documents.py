@@ -35,13 +35,16 @@ class Documents:
         self.encoding: str = types.PositionEncodingKind.Utf16
 
     def open(self, item: types.TextDocumentItem) -> Document:
-        doc = Document(item.uri, uri_path(item.uri), item.text, item.version,
-                       item.language_id or "")
+        doc = Document(
+            item.uri, uri_path(item.uri), item.text, item.version, item.language_id or ""
+        )
         self._by_uri[item.uri] = doc
         return doc
 
     def change(
-        self, uri: str, version: int | None,
+        self,
+        uri: str,
+        version: int | None,
         changes: Sequence[types.TextDocumentContentChangeEvent],
     ) -> Document | None:
         doc = self._by_uri.get(uri)

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.core.diagnostics import Diagnostic
 from holodeck_lsp.server import jobs
 from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.validation.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from holodeck_lsp.server.session import Session
@@ -162,8 +162,11 @@ class Engine:
         if doc is None:
             self._release(uri)
             return
-        if (doc.version != snapshot.version or doc.text != snapshot.text
-                or snapshot.generation != self.generation):
+        if (
+            doc.version != snapshot.version
+            or doc.text != snapshot.text
+            or snapshot.generation != self.generation
+        ):
             state.again = False
             self._schedule(uri, False)  # stale: the newer state is validated instead
             return
@@ -171,8 +174,10 @@ class Engine:
             state.again = False
             self._schedule(uri, False)
         if outcome.error is not None:
-            self.session.log(f"could not validate {doc.path.name}: {outcome.error[:500]}",
-                             types.MessageType.Error)
+            self.session.log(
+                f"could not validate {doc.path.name}: {outcome.error[:500]}",
+                types.MessageType.Error,
+            )
         try:
             self._apply(uri, doc, outcome)
         finally:
@@ -247,8 +252,11 @@ class Engine:
     def _publish(self, path: Path, diagnostics: list[types.Diagnostic]) -> None:
         doc = self.session.documents.by_path(path)
         uri = doc.uri if doc is not None else (from_fs_path(str(path)) or str(path))
-        version = doc.version if doc is not None and (
-            self.session.features.versioned_diagnostics) else None
+        version = (
+            doc.version
+            if doc is not None and (self.session.features.versioned_diagnostics)
+            else None
+        )
         self.session.publish(uri, diagnostics, version)
 
     def outcome(self, uri: str) -> jobs.Outcome | None:
@@ -285,8 +293,9 @@ class Engine:
         try:
             await asyncio.wait_for(future, timeout)
         except asyncio.TimeoutError:
-            log.warning("no validation of %s within %s s; answering with what is known",
-                        uri, timeout)
+            log.warning(
+                "no validation of %s within %s s; answering with what is known", uri, timeout
+            )
 
     def _wake(self, snap: jobs.Snapshot, outcome: jobs.Outcome) -> None:
         """Release the pull requests this validation answers (its document and those it read)."""

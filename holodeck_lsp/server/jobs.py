@@ -15,13 +15,13 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.check.files import looks_like_suite, matches_patterns
-from holodeck_lsp.core.diagnostics import Diagnostic, Severity
-from holodeck_lsp.core.validate import Kind, ValidationContext, validate_text
-from holodeck_lsp.core.yaml_loader import load_yaml
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
+from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
+from holodeck_lsp.validation.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 log = logging.getLogger(__name__)
 SOURCE = "holodeck-lsp"
@@ -118,9 +118,13 @@ def to_lsp(d: Diagnostic, positions: PositionMap, snap: Snapshot) -> types.Diagn
             text = _read(file, snap) or ""
             where = PositionMap(text, snap.encoding).range_to_lsp(
                 (info.range.start.line, info.range.start.character),
-                (info.range.end.line, info.range.end.character))
-            related.append(types.DiagnosticRelatedInformation(
-                types.Location(from_fs_path(str(file)) or str(file), where), info.message))
+                (info.range.end.line, info.range.end.character),
+            )
+            related.append(
+                types.DiagnosticRelatedInformation(
+                    types.Location(from_fs_path(str(file)) or str(file), where), info.message
+                )
+            )
     return types.Diagnostic(
         range=positions.range_to_lsp((s.line, s.character), (e.line, e.character)),
         message=d.message,
@@ -138,8 +142,12 @@ def run(snap: Snapshot) -> Outcome:
         return _run(snap)
     except Exception as exc:  # a bug must cost one result, not the session
         log.exception("validating %s failed", snap.path)
-        return Outcome(tracked=True, lsp={snap.path: []}, core={snap.path: []},
-                       error=f"{type(exc).__name__}: {exc}")
+        return Outcome(
+            tracked=True,
+            lsp={snap.path: []},
+            core={snap.path: []},
+            error=f"{type(exc).__name__}: {exc}",
+        )
 
 
 def _run(snap: Snapshot) -> Outcome:

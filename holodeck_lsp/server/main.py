@@ -96,8 +96,10 @@ def _guard(session: Session, route: Route) -> Callable[[Any], Any]:
     def failed(exc: BaseException) -> Any:
         log.error("%s failed", route.method, exc_info=exc)
         with contextlib.suppress(Exception):
-            session.log(f"internal error in {route.method}: {type(exc).__name__}: {exc}",
-                        types.MessageType.Error)
+            session.log(
+                f"internal error in {route.method}: {type(exc).__name__}: {exc}",
+                types.MessageType.Error,
+            )
         return route.empty()
 
     if asyncio.iscoroutinefunction(route.handler):
@@ -147,8 +149,11 @@ def create_server() -> HoloDeckServer:
 
 def _configure_logging() -> None:
     level = os.environ.get("HOLODECK_LSP_LOG", "warning").upper()
-    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level, logging.WARNING),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, level, logging.WARNING),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
 
 
 def serve(host: str | None = None, port: int | None = None) -> None:

@@ -77,8 +77,7 @@ class PositionMap:
         if position.line >= len(self.starts):
             return len(self.text)
         line = max(position.line, 0)
-        return self.starts[line] + _code_points(self._line(line), position.character,
-                                                self.encoding)
+        return self.starts[line] + _code_points(self._line(line), position.character, self.encoding)
 
     def to_core(self, position: types.Position) -> tuple[int, int]:
         """A client position as the core's (line, code point) on \\n-split lines."""

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from holodeck_lsp.check.files import matches_patterns
-from holodeck_lsp.core.outline import Symbol
-from holodeck_lsp.core.validate import Kind
+from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import Snapshot
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.validation.validate import Kind
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -52,9 +52,11 @@ class Session:
 
     async def serves(self, doc: Document) -> bool:
         """Whether the document is a HoloDeck file (so completion and hover apply)."""
-        if is_holodeck_language(doc.language_id) or matches_patterns(
-            doc.path, self.settings.include
-        ) or self.engine.owners_of(doc.path):
+        if (
+            is_holodeck_language(doc.language_id)
+            or matches_patterns(doc.path, self.settings.include)
+            or self.engine.owners_of(doc.path)
+        ):
             return True
         if self.engine.outcome(doc.uri) is None:  # not judged yet: its first validation does
             await self.engine.settled(doc.uri)
@@ -65,11 +67,20 @@ class Session:
         others = {d.path: d.text for d in self.documents.all() if d.uri != doc.uri}
         versions = {d.path: d.version for d in self.documents.all()}
         return Snapshot(
-            uri=doc.uri, path=doc.path, text=doc.text, version=doc.version,
-            language_id=doc.language_id, others=others, versions=versions,
-            settings=self.settings, roots=tuple(self.roots), encoding=self.encoding,
-            related_information=self.features.related_information, known=known,
-            user_config_dir=self.user_config_dir, generation=self.engine.generation,
+            uri=doc.uri,
+            path=doc.path,
+            text=doc.text,
+            version=doc.version,
+            language_id=doc.language_id,
+            others=others,
+            versions=versions,
+            settings=self.settings,
+            roots=tuple(self.roots),
+            encoding=self.encoding,
+            related_information=self.features.related_information,
+            known=known,
+            user_config_dir=self.user_config_dir,
+            generation=self.engine.generation,
         )
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:

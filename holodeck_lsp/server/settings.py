@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from holodeck_lsp.check.files import DEFAULT_PATTERNS
-from holodeck_lsp.core.codes import RULES
-from holodeck_lsp.core.diagnostics import Severity
+from holodeck_lsp.validation.codes import RULES
+from holodeck_lsp.validation.diagnostics import Severity
 
 DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
 ImportPolicy = Literal["never", "trusted"]
@@ -51,8 +51,9 @@ def _severity(raw: Any, problems: list[str]) -> dict[str, Severity | None]:
         if key not in RULES:
             problems.append(f"severity: unknown rule code {code!r} ignored")
         elif not isinstance(level, str) or level.lower() not in _LEVELS:
-            problems.append(f"severity: {code} must be one of {', '.join(sorted(_LEVELS))}, "
-                            f"got {level!r}")
+            problems.append(
+                f"severity: {code} must be one of {', '.join(sorted(_LEVELS))}, got {level!r}"
+            )
         else:
             out[key] = None if level.lower() == "off" else Severity.from_label(level.lower())
     return out
@@ -89,8 +90,9 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
         if isinstance(raw["workspaceTrusted"], bool):
             trusted = raw["workspaceTrusted"]
         else:
-            problems.append(f"workspaceTrusted must be true or false, got "
-                            f"{raw['workspaceTrusted']!r}")
+            problems.append(
+                f"workspaceTrusted must be true or false, got {raw['workspaceTrusted']!r}"
+            )
             trusted = False
     if "severity" in raw:
         severity = _severity(raw["severity"], problems)

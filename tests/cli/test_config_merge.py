@@ -43,11 +43,14 @@ def project(tmp_path: Path) -> Path:
 def test_model_name_from_the_user_config(project: Path) -> None:
     home = Path.home() / ".holodeck"
     home.mkdir(parents=True)
-    (home / "config.yaml").write_text("providers:\n  openai:\n    provider: openai\n"
-                                      "    name: gpt-4o\n")
+    (home / "config.yaml").write_text(
+        "providers:\n  openai:\n    provider: openai\n    name: gpt-4o\n"
+    )
     # No config defines the vector store `shared_store`: HoloDeck runs it in memory.
     assert check(str(project / "agent.yaml")) == (
-        0, {"agent.yaml": [("HL606", 11)], "config.yaml": []})
+        0,
+        {"agent.yaml": [("HL606", 11)], "config.yaml": []},
+    )
     code, files = check("--no-user-config", str(project / "agent.yaml"))
     assert (code, files) == (1, {"agent.yaml": [("HL102", 2), ("HL606", 11)]})
 
@@ -60,7 +63,9 @@ def test_project_config_fills_model_and_vector_store(project: Path) -> None:
     )
     (project / "config.yaml").write_text("this file: [is ignored, because .yml wins\n")
     assert check("--no-user-config", str(project / "agent.yaml")) == (
-        0, {"agent.yaml": [], "config.yml": []})
+        0,
+        {"agent.yaml": [], "config.yml": []},
+    )
 
 
 def test_broken_project_config_is_reported_in_the_config(project: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_lsp.core.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from tests.conftest import FIXTURES
 
 SEEDS = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(FIXTURES.rglob("*.yaml"))]

@@ -12,7 +12,7 @@ from holodeck_lsp.cli import app
 from holodeck_lsp.graders.isolated import import_grader
 from holodeck_lsp.graders.static import GraderLocation, Resolution, resolve_grader
 
-MODULE = '''\
+MODULE = """\
 import os
 
 LIMIT = 3
@@ -39,7 +39,7 @@ except ImportError:
         return False
 
 unpacked, COUNT = (lambda ctx: True), 2
-'''
+"""
 
 
 @pytest.fixture
@@ -82,8 +82,8 @@ def test_static_resolution_runs_no_code(project: Path) -> None:
     # graders/__init__.py raises when imported: static resolution must not notice.
     assert resolve_grader("graders.checks:exact", [project]).status == "ok"
     assert resolve_grader("loud:grade", [project]) == Resolution(
-        "ok", module_file=project / "loud.py",
-        target=GraderLocation(project / "loud.py", 1, 0))
+        "ok", module_file=project / "loud.py", target=GraderLocation(project / "loud.py", 1, 0)
+    )
 
 
 def test_isolated_import_reports_what_import_raises(project: Path) -> None:
@@ -105,14 +105,28 @@ def test_check_imports_only_when_asked(project: Path) -> None:
         "test_cases:\n  - input: hi\n"
     )
     runner = CliRunner()
-    quiet = runner.invoke(app, ["check", "--no-user-config", "--format", "json",
-                                str(project / "agent.yaml")])
+    quiet = runner.invoke(
+        app, ["check", "--no-user-config", "--format", "json", str(project / "agent.yaml")]
+    )
     assert quiet.exit_code == 0, quiet.output
-    loud = runner.invoke(app, ["check", "--no-user-config", "--format", "json",
-                               "--import-graders", str(project / "agent.yaml")])
+    loud = runner.invoke(
+        app,
+        [
+            "check",
+            "--no-user-config",
+            "--format",
+            "json",
+            "--import-graders",
+            str(project / "agent.yaml"),
+        ],
+    )
     diagnostics = json.loads(loud.output)["files"][0]["diagnostics"]
     assert [(d["code"], d["line"], d["message"]) for d in diagnostics] == [
-        ("HL505", 7, "importing grader 'loud:grade' failed: SystemExit: refuses to import "
-                     "(evaluations.metrics[0].grader)"),
+        (
+            "HL505",
+            7,
+            "importing grader 'loud:grade' failed: SystemExit: refuses to import "
+            "(evaluations.metrics[0].grader)",
+        ),
     ]
     assert loud.exit_code == 1

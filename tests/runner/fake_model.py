@@ -35,7 +35,32 @@ class Hang:
     """Never answer (until the server stops)."""
 
 
-Action = Reply | Status | Hang
+@dataclass
+class Drop:
+    """Close the connection without answering: no status line."""
+
+
+@dataclass
+class Truncate:
+    """Announce a body, send part of it, close the connection."""
+
+
+@dataclass
+class Raw:
+    """Answer with this exact body (malformed JSON, a payload without choices, ...)."""
+
+    body: str
+    code: int = 200
+
+
+@dataclass
+class EchoHeaders:
+    """A gateway that echoes the request's headers in its error body."""
+
+    code: int = 401
+
+
+Action = Reply | Status | Hang | Drop | Truncate | Raw | EchoHeaders
 Script = Callable[[str, dict[str, Any]], Action]
 
 
@@ -132,6 +157,7 @@ class FakeModelServer:
         self.released = threading.Event()
         self._count = 0
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         handler = self._handler_class()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
@@ -146,6 +172,12 @@ class FakeModelServer:
     @property
     def root(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def wait_for_requests(self, count: int, timeout: float = 30.0) -> None:
+        """Until the server has seen ``count`` requests (an event, not a sleep)."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: self._count >= count, timeout):
+                raise TimeoutError(f"{self._count} request(s) seen, not {count}")
 
     def bodies(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -180,7 +212,27 @@ class FakeModelServer:
                     server._count += 1
                     request_id = server._count
                     server.requests.append((self.path, dict(self.headers.items()), body))
+                    server._arrived.notify_all()
                 action = server.script(self.path, body)
+                if isinstance(action, Drop):
+                    self.close_connection = True
+                    return
+                if isinstance(action, Truncate):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "1000")
+                    self.end_headers()
+                    self.wfile.write(b'{"choices": [')
+                    self.close_connection = True
+                    return
+                if isinstance(action, Raw):
+                    self._send(action.code, action.body.encode(), {})
+                    return
+                if isinstance(action, EchoHeaders):
+                    echoed = "; ".join(f"{k}: {v}" for k, v in self.headers.items())
+                    payload = json.dumps({"error": {"message": f"refused; you sent {echoed}"}})
+                    self._send(action.code, payload.encode(), {})
+                    return
                 if isinstance(action, Hang):
                     server.released.wait(timeout=30)
                     self._send(503, b"{}", {})

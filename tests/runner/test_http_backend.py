@@ -281,7 +281,7 @@ def test_a_hung_turn_times_out_and_the_next_turn_still_runs(tmp_path: Path) -> N
         second = server.bodies()[1]
     first, last = turns(report)
     assert code == 1
-    assert first["errors"] == ["timed out after 0.3s (llm_timeout)"]
+    assert first["errors"] == ["timed out after 0.3s (--llm-timeout)"]
     assert (first["response"], first["passed"], first["skipped"]) == (None, False, False)
     assert first["tools_matched"] is False
     # The timed-out turn left no trace in the conversation the model sees.
@@ -291,7 +291,7 @@ def test_a_hung_turn_times_out_and_the_next_turn_still_runs(tmp_path: Path) -> N
         [],
         True,
     )
-    assert report["results"][0]["errors"] == ["[turn 0] timed out after 0.3s (llm_timeout)"]
+    assert report["results"][0]["errors"] == ["[turn 0] timed out after 0.3s (--llm-timeout)"]
 
 
 def test_429_and_503_are_retried_until_the_reply_comes(tmp_path: Path) -> None:

@@ -301,7 +301,7 @@ def factory():
         slow_agent.RELEASE.set()
     first, second = turns(report)
     assert code == 1
-    assert first["errors"] == ["timed out after 0.2s (llm_timeout)"]
+    assert first["errors"] == ["timed out after 0.2s (--llm-timeout)"]
     assert second["response"] == "fine"
 
 

@@ -263,7 +263,40 @@ def test_shards_merged_equal_the_unsharded_run(tmp_path: Path) -> None:
     ]
     busy = next(s for s, size in zip(shards, sizes, strict=True) if size)
     overlap = invoke("merge", busy, busy)
-    assert overlap[0] == 2 and "appears in more than one report" in overlap[2]
+    assert overlap[0] == 2 and f"is in both {busy} and {busy}" in overlap[2]
+
+
+def test_merge_refuses_missing_shards_and_other_suites(tmp_path: Path) -> None:
+    with FakeModelServer(shop_script) as server:
+        path = write(
+            tmp_path, {"agent.yaml": SUITE.format(url=server.url) + shop_cases(), "tools.py": TOOLS}
+        )
+        shards = [tmp_path / f"shard{i}.json" for i in (1, 2)]
+        for i, shard in enumerate(shards, 1):
+            invoke("run", path, "-q", "--shard", f"{i}/2", "-o", shard)
+        other = write(
+            tmp_path / "other",
+            {
+                "agent.yaml": SUITE.format(url=server.url)
+                + shop_cases().replace("Thanks 5", "Thanks!"),
+                "tools.py": TOOLS,
+            },
+        )
+        invoke("run", other, "-q", "--shard", "2/2", "-o", tmp_path / "other2.json")
+    merged = tmp_path / "merged.json"
+    assert invoke("merge", shards[0], "-o", merged) == (
+        2,
+        "",
+        "error: shard 2/2 is missing (pass --allow-partial to merge anyway)\n",
+    )
+    assert not merged.exists()
+    code, out, _ = invoke("merge", shards[0], "--allow-partial", "-o", merged)
+    partial = json.loads(merged.read_text())
+    assert (code, partial["environment"]["missing_shards"]) == (0, "2/2")
+    assert out.startswith(f"{len(partial['results'])} test case(s) run: ")
+    code, _, err = invoke("merge", shards[0], tmp_path / "other2.json")
+    assert (code, err.split(":")[0]) == (2, "error")
+    assert "reports are of different test suites (suite digest)" in err
 
 
 def test_selection_by_keyword_and_limit(tmp_path: Path) -> None:

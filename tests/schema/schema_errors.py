@@ -11,9 +11,9 @@ from typing import Any
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError
 
-from holodeck_lsp.core.validate import detect_kind
-from holodeck_lsp.core.yaml_loader import load_yaml
-from holodeck_lsp.schema_gen import FILE_NAMES
+from holodeck_lsp.schema.generate import FILE_NAMES
+from holodeck_lsp.validation.validate import detect_kind
+from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import REPO
 
 SCHEMA_DIR = REPO / "schema"

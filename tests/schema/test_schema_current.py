@@ -11,7 +11,7 @@ from jsonschema import Draft7Validator
 from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
-from holodeck_lsp.schema_gen import DRAFT_07, FILE_NAMES, KINDS, command, render
+from holodeck_lsp.schema.generate import DRAFT_07, FILE_NAMES, KINDS, command, render
 from tests.conftest import REPO
 
 SCHEMA_DIR = REPO / "schema"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.check.runner import CheckOptions, check_paths
-from holodeck_lsp.core.codes import RULES
-from holodeck_lsp.core.diagnostics import Severity
-from holodeck_lsp.core.validate import ValidationContext
+from holodeck_lsp.validation.codes import RULES
+from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.validate import ValidationContext
 from tests.conftest import CORPUS, FIXTURES, REPO
 from tests.schema.schema_errors import schema_errors
 
@@ -95,8 +95,8 @@ def test_invalid_fixture_fails_the_schema_where_check_fails(path: Path) -> None:
         expected = _check_error_lines(path, "agent")
         assert expected == {}
         return
-    from holodeck_lsp.core.validate import detect_kind
-    from holodeck_lsp.core.yaml_loader import load_yaml
+    from holodeck_lsp.validation.validate import detect_kind
+    from holodeck_lsp.validation.yaml.loader import load_yaml
 
     kind = detect_kind(path, load_yaml(path.read_text("utf-8")).data)
     assert sorted(found) == sorted(_check_error_lines(path, kind)), found

@@ -15,8 +15,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_lsp.core.validate import ValidationContext, detect_kind, validate_text
-from holodeck_lsp.core.yaml_loader import load_yaml
+from holodeck_lsp.validation.validate import ValidationContext, detect_kind, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import FIXTURES
 from tests.schema.schema_errors import validator
 from tests.schema.test_schema_fixtures import CORPUS, CORPUS_ENTRIES, VALID

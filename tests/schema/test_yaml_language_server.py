@@ -22,8 +22,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
 
 from holodeck_lsp.check.runner import CheckOptions, check_paths
-from holodeck_lsp.core.diagnostics import Severity
-from holodeck_lsp.core.validate import ValidationContext
+from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.validate import ValidationContext
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"

@@ -39,5 +39,3 @@ async def pull(workspace: Path) -> AsyncIterator[Client]:
     client = await start(workspace, pull_capabilities())
     yield client
     await stop(client)
-
-

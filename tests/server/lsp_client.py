@@ -72,8 +72,9 @@ class Client(LanguageClient):
         return [] if found == [_EMPTY] else list(found)
 
 
-_EMPTY = types.Diagnostic(range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-                          message="(none)")
+_EMPTY = types.Diagnostic(
+    range=types.Range(types.Position(0, 0), types.Position(0, 0)), message="(none)"
+)
 
 
 def _publish(client: Client, params: types.PublishDiagnosticsParams) -> None:
@@ -99,13 +100,16 @@ def _refresh(client: Client, params: None) -> None:
 
 def make_client() -> Client:
     client = Client()
-    register_lsp_features(client, {
-        **DEFAULT_CLIENT_FEATURES,
-        PUBLISH: _publish,
-        types.WINDOW_LOG_MESSAGE: _log,
-        types.CLIENT_REGISTER_CAPABILITY: _register,
-        types.WORKSPACE_DIAGNOSTIC_REFRESH: _refresh,
-    })
+    register_lsp_features(
+        client,
+        {
+            **DEFAULT_CLIENT_FEATURES,
+            PUBLISH: _publish,
+            types.WINDOW_LOG_MESSAGE: _log,
+            types.CLIENT_REGISTER_CAPABILITY: _register,
+            types.WORKSPACE_DIAGNOSTIC_REFRESH: _refresh,
+        },
+    )
     return client
 
 
@@ -127,9 +131,9 @@ def pull_capabilities() -> types.ClientCapabilities:
     caps = client_capabilities("visual-studio-code")
     assert caps.text_document is not None and caps.workspace is not None
     caps.text_document.diagnostic = types.DiagnosticClientCapabilities(
-        related_document_support=True)
-    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
-        refresh_support=True)
+        related_document_support=True
+    )
+    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
     return caps
 
 
@@ -141,23 +145,28 @@ def server_env(home: Path) -> dict[str, str]:
 
 
 async def start(
-    workspace: Path, capabilities: types.ClientCapabilities,
-    options: Any = None, configuration: Any = None,
+    workspace: Path,
+    capabilities: types.ClientCapabilities,
+    options: Any = None,
+    configuration: Any = None,
 ) -> Client:
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
-    config = ClientServerConfig(server_command=SERVER, client_factory=make_client,
-                                server_env=server_env(home))
+    config = ClientServerConfig(
+        server_command=SERVER, client_factory=make_client, server_env=server_env(home)
+    )
     client = await config.start()
     assert isinstance(client, Client)
     if configuration is not None:
         client.set_configuration(configuration, section="holodeck")
-    await client.initialize_session(types.InitializeParams(
-        capabilities=capabilities,
-        root_uri=uri(workspace),
-        workspace_folders=[types.WorkspaceFolder(uri(workspace), "ws")],
-        initialization_options=options,
-    ))
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities,
+            root_uri=uri(workspace),
+            workspace_folders=[types.WorkspaceFolder(uri(workspace), "ws")],
+            initialization_options=options,
+        )
+    )
     return client
 
 
@@ -174,39 +183,72 @@ def uri(path: Path) -> str:
 
 def open_doc(client: Client, path: Path, text: str | None = None, version: int = 1) -> str:
     doc_uri = uri(path)
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
-        doc_uri, "yaml", version, path.read_text(encoding="utf-8") if text is None else text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                doc_uri, "yaml", version, path.read_text(encoding="utf-8") if text is None else text
+            )
+        )
+    )
     return doc_uri
 
 
 def replace_all(client: Client, doc_uri: str, text: str, version: int) -> None:
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        types.VersionedTextDocumentIdentifier(version=version, uri=doc_uri),
-        [types.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=version, uri=doc_uri),
+            [types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
-def edit(client: Client, doc_uri: str, version: int, start: tuple[int, int],
-         end: tuple[int, int], text: str) -> None:
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        types.VersionedTextDocumentIdentifier(version=version, uri=doc_uri),
-        [types.TextDocumentContentChangePartial(
-            range=types.Range(types.Position(*start), types.Position(*end)), text=text)]))
+def edit(
+    client: Client,
+    doc_uri: str,
+    version: int,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    text: str,
+) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=version, uri=doc_uri),
+            [
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(*start), types.Position(*end)), text=text
+                )
+            ],
+        )
+    )
 
 
 def diag(
-    start: tuple[int, int], end: tuple[int, int], code: str, message: str,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    code: str,
+    message: str,
     severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Error,
-    data: Any = None, related: list[types.DiagnosticRelatedInformation] | None = None,
+    data: Any = None,
+    related: list[types.DiagnosticRelatedInformation] | None = None,
 ) -> types.Diagnostic:
     """An expected diagnostic, as the server sends it."""
     return types.Diagnostic(
-        range=types.Range(types.Position(*start), types.Position(*end)), message=message,
-        severity=severity, code=code, source=SOURCE, data=data, related_information=related)
+        range=types.Range(types.Position(*start), types.Position(*end)),
+        message=message,
+        severity=severity,
+        code=code,
+        source=SOURCE,
+        data=data,
+        related_information=related,
+    )
 
 
 async def pull_report(client: Client, doc_uri: str, previous: str | None = None) -> Any:
-    return await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=types.TextDocumentIdentifier(doc_uri), previous_result_id=previous))
+    return await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(doc_uri), previous_result_id=previous
+        )
+    )
 
 
 def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
@@ -220,5 +262,5 @@ def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
         return starts[p.line] + p.character
 
     for e in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
-        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
+        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
     return text

@@ -34,7 +34,7 @@ def suite(cases: int, turns: int = 4) -> str:
                 "        expected_tools:\n"
                 "          - name: search\n"
                 "            args:\n"
-                f"              query: {{fuzzy: \"topic {t}\"}}\n"
+                f'              query: {{fuzzy: "topic {t}"}}\n'
                 "              limit: {regex: '[0-9]+'}\n"
             )
     return "".join(out)

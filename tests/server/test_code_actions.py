@@ -67,11 +67,16 @@ test_cases:
 """
 
 
-async def actions_for(client: Client, doc: str, diagnostic: types.Diagnostic,
-                      only: list[str] | None = None) -> list[types.CodeAction]:
-    found = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(doc), diagnostic.range,
-        types.CodeActionContext(diagnostics=[diagnostic], only=only)))
+async def actions_for(
+    client: Client, doc: str, diagnostic: types.Diagnostic, only: list[str] | None = None
+) -> list[types.CodeAction]:
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(doc),
+            diagnostic.range,
+            types.CodeActionContext(diagnostics=[diagnostic], only=only),
+        )
+    )
     return [a for a in found or [] if isinstance(a, types.CodeAction)]
 
 
@@ -82,7 +87,14 @@ async def test_every_quick_fix_applies_and_the_result_validates(
     text, version = BROKEN, 1
     diagnostics = await push.diagnostics_of(doc, version=version)
     assert [d.code for d in diagnostics] == [
-        "HL104", "HL201", "HL102", "HL201", "HL101", "HL304", "HL303"]
+        "HL104",
+        "HL201",
+        "HL102",
+        "HL201",
+        "HL101",
+        "HL304",
+        "HL303",
+    ]
     applied = []
     while True:
         for diagnostic in diagnostics:
@@ -119,25 +131,32 @@ async def test_a_single_turn_case_converts_to_a_multi_turn_case(
     text = FIXED.replace("refund", "refund  # the first case")
     doc = open_doc(push, workspace / "bot.agent.yaml", text)
     await push.diagnostics_of(doc, version=1)
-    found = await push.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(doc),
-        types.Range(types.Position(19, 6), types.Position(19, 6)),
-        types.CodeActionContext(diagnostics=[])))
+    found = await push.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(doc),
+            types.Range(types.Position(19, 6), types.Position(19, 6)),
+            types.CodeActionContext(diagnostics=[]),
+        )
+    )
     assert found is not None
     (action,) = found
     assert isinstance(action, types.CodeAction)
     assert (action.title, action.kind) == (
-        "Convert to a multi-turn test case", types.CodeActionKind.RefactorRewrite)
+        "Convert to a multi-turn test case",
+        types.CodeActionKind.RefactorRewrite,
+    )
     assert action.edit is not None and action.edit.changes is not None
     converted = apply_edits(text, list(action.edit.changes[doc]))
-    assert converted == text.replace("""    input: Check
+    assert converted == text.replace(
+        """    input: Check
     ground_truth: "42"
     expected_tools:
       - name: lookup_order
         count: 1
       - name: lookup_order
         count: 1
-""", """    turns:
+""",
+        """    turns:
       - input: Check
         ground_truth: "42"
         expected_tools:
@@ -145,6 +164,7 @@ async def test_a_single_turn_case_converts_to_a_multi_turn_case(
             count: 1
           - name: lookup_order
             count: 1
-""")
+""",
+    )
     replace_all(push, doc, converted, 2)
     assert await push.diagnostics_of(doc, version=2) == []

@@ -36,13 +36,19 @@ async def test_open_reports_the_agent_and_its_test_cases_file(
     push: Client, workspace: Path
 ) -> None:
     cases = workspace / "cases.yaml"
-    cases.write_text(cases.read_text().replace("            args:",
-                                               "            count: 0\n            args:"))
+    cases.write_text(
+        cases.read_text().replace("            args:", "            count: 0\n            args:")
+    )
     agent = open_doc(push, workspace / "agent.yaml")
     assert await push.diagnostics_of(agent) == []
     assert await push.diagnostics_of(uri(cases)) == [
-        diag((6, 19), (6, 20), "HL303", 'count must be an integer >= 1, got 0 (test case '
-             '"refund": test_cases[0].turns[0].expected_tools[0].count)'),
+        diag(
+            (6, 19),
+            (6, 20),
+            "HL303",
+            "count must be an integer >= 1, got 0 (test case "
+            '"refund": test_cases[0].turns[0].expected_tools[0].count)',
+        ),
     ]
 
 
@@ -51,12 +57,22 @@ async def test_each_change_is_validated_and_never_published_out_of_order(
 ) -> None:
     agent = open_doc(push, workspace / "bot.agent.yaml", BROKEN)
     assert await push.diagnostics_of(agent) == [
-        diag((2, 12), (2, 17), "HL104", "unknown value 'opnai'; expected one of openai, "
-             "azure_openai, anthropic, ollama; did you mean 'openai'? (model.provider)",
-             data={"fix": {"replace_value": "openai"}}),
-        diag((9, 18), (9, 19), "HL103", 'expected text, got the number 4 (unquoted in YAML); '
-             'quote it: "4" (test case "sum": test_cases[0].ground_truth)',
-             data={"fix": {"quote": "4"}}),
+        diag(
+            (2, 12),
+            (2, 17),
+            "HL104",
+            "unknown value 'opnai'; expected one of openai, "
+            "azure_openai, anthropic, ollama; did you mean 'openai'? (model.provider)",
+            data={"fix": {"replace_value": "openai"}},
+        ),
+        diag(
+            (9, 18),
+            (9, 19),
+            "HL103",
+            "expected text, got the number 4 (unquoted in YAML); "
+            'quote it: "4" (test case "sum": test_cases[0].ground_truth)',
+            data={"fix": {"quote": "4"}},
+        ),
     ]
     # A burst of edits (typing, undoing, fixing), awaited only at the end.
     edit(push, agent, 2, (2, 17), (2, 17), "x")
@@ -74,12 +90,14 @@ async def test_save_revalidates_and_close_clears(push: Client, workspace: Path) 
     first = await push.diagnostics_of(agent)
     assert [d.code for d in first] == ["HL104", "HL103"]
     seen = len(push.published)
-    push.text_document_did_save(types.DidSaveTextDocumentParams(
-        types.TextDocumentIdentifier(agent)))
+    push.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(agent))
+    )
     assert await push.diagnostics_of(agent, after=seen) == first
     seen = len(push.published)
-    push.text_document_did_close(types.DidCloseTextDocumentParams(
-        types.TextDocumentIdentifier(agent)))
+    push.text_document_did_close(
+        types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(agent))
+    )
     assert await push.diagnostics_of(agent, after=seen) == []
 
 
@@ -95,9 +113,15 @@ async def test_editing_an_open_test_cases_file_revalidates_its_agent(
     # then `name: search`: no tool of the agent (known only through the agent) matches.
     edit(push, cases, 2, (5, 18), (5, 30), "search")
     assert await push.diagnostics_of(cases, after=seen) == [
-        diag((5, 18), (5, 24), "HL307", "no tool of this agent has a name containing 'search' "
-             '(tools: lookup_order) (test case "refund": '
-             "test_cases[0].turns[0].expected_tools[0].name)", W),
+        diag(
+            (5, 18),
+            (5, 24),
+            "HL307",
+            "no tool of this agent has a name containing 'search' "
+            '(tools: lookup_order) (test case "refund": '
+            "test_cases[0].turns[0].expected_tools[0].name)",
+            W,
+        ),
     ]
     assert agent in {p.uri for p in push.published[seen:]}
 
@@ -110,12 +134,19 @@ async def test_a_referenced_file_changed_on_disk_revalidates_the_agent(
     graders = workspace / "graders.py"
     graders.write_text(graders.read_text().replace("def exact_match", "def exact"))
     seen = len(push.published)
-    push.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-        [types.FileEvent(uri(graders), types.FileChangeType.Changed)]))
+    push.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri(graders), types.FileChangeType.Changed)]
+        )
+    )
     assert await push.diagnostics_of(agent, after=seen) == [
-        diag((16, 14), (16, 33), "HL503",
-             "module 'graders' (graders.py) defines no 'exact_match' "
-             "(evaluations.metrics[0].grader)"),
+        diag(
+            (16, 14),
+            (16, 33),
+            "HL503",
+            "module 'graders' (graders.py) defines no 'exact_match' "
+            "(evaluations.metrics[0].grader)",
+        ),
     ]
 
 
@@ -129,12 +160,19 @@ async def test_a_deleted_test_cases_file_is_cleared_and_reported(
     assert [d.code for d in await push.diagnostics_of(uri(cases))] == ["HL204"]
     seen = len(push.published)
     cases.unlink()
-    push.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-        [types.FileEvent(uri(cases), types.FileChangeType.Deleted)]))
+    push.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri(cases), types.FileChangeType.Deleted)]
+        )
+    )
     assert await push.diagnostics_of(uri(cases), after=seen) == []
     assert await push.diagnostics_of(agent, after=seen) == [
-        diag((17, 17), (17, 27), "HL601",
-             f"test_cases_file 'cases.yaml' not found (looked for {cases}) (test_cases_file)"),
+        diag(
+            (17, 17),
+            (17, 27),
+            "HL601",
+            f"test_cases_file 'cases.yaml' not found (looked for {cases}) (test_cases_file)",
+        ),
     ]
 
 
@@ -161,11 +199,13 @@ async def test_positions_are_utf16_by_default(push: Client, workspace: Path) -> 
 async def test_positions_follow_a_negotiated_utf8_encoding(workspace: Path) -> None:
     caps = push_capabilities()
     caps.general = types.GeneralClientCapabilities(
-        position_encodings=[types.PositionEncodingKind.Utf8])
+        position_encodings=[types.PositionEncodingKind.Utf8]
+    )
     client = await start(workspace, caps)
     try:
         text = BROKEN.replace("provider: opnai", "provider: opnai  # é").replace(
-            "ground_truth: 4", "ground_truth: é4é\n    retrieval_context: é")
+            "ground_truth: 4", "ground_truth: é4é\n    retrieval_context: é"
+        )
         agent = open_doc(client, workspace / "bot.agent.yaml", text)
         found = await client.diagnostics_of(agent)
         assert [(d.code, d.range) for d in found] == [

@@ -31,8 +31,11 @@ test_cases:
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(NVIM is None, reason="nvim is not installed; run "
-                       "tests/server/nvim/setup.sh (Debian's neovim package, 0.7)"),
+    pytest.mark.skipif(
+        NVIM is None,
+        reason="nvim is not installed; run "
+        "tests/server/nvim/setup.sh (Debian's neovim package, 0.7)",
+    ),
 ]
 
 
@@ -44,35 +47,55 @@ def test_neovim_shows_diagnostics_hover_completion_and_symbols(workspace: Path) 
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
     env = server_env(home)
-    env.update(HL_CMD=json.dumps(SERVER), HL_ROOT=str(workspace), HL_FILE=str(agent),
-               HL_OUT=str(out), XDG_CONFIG_HOME=str(home / ".config"),
-               XDG_DATA_HOME=str(home / ".local"), XDG_STATE_HOME=str(home / ".state"))
+    env.update(
+        HL_CMD=json.dumps(SERVER),
+        HL_ROOT=str(workspace),
+        HL_FILE=str(agent),
+        HL_OUT=str(out),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local"),
+        XDG_STATE_HOME=str(home / ".state"),
+    )
     done = subprocess.run(
         [NVIM, "--headless", "--clean", "-n", "-c", f"luafile {SCRIPT}"],
-        env=env, cwd=workspace, capture_output=True, text=True, timeout=300,
+        env=env,
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=300,
         stdin=subprocess.DEVNULL,
     )
     assert out.exists(), done.stderr
     result = json.loads(out.read_text())
     assert "error" not in result, result
     provider = {
-        "lnum": 2, "col": 12, "end_lnum": 2, "end_col": 17, "severity": 1,
+        "lnum": 2,
+        "col": 12,
+        "end_lnum": 2,
+        "end_col": 17,
+        "severity": 1,
         "source": "holodeck-lsp",
         "message": "unknown value 'opnai'; expected one of openai, azure_openai, anthropic, "
-                   "ollama; did you mean 'openai'? (model.provider)",
+        "ollama; did you mean 'openai'? (model.provider)",
     }
     answer = {
-        "lnum": 9, "col": 18, "end_lnum": 9, "end_col": 19, "severity": 1,
+        "lnum": 9,
+        "col": 18,
+        "end_lnum": 9,
+        "end_col": 19,
+        "severity": 1,
         "source": "holodeck-lsp",
         "message": 'expected text, got the number 4 (unquoted in YAML); quote it: "4" '
-                   '(test case "sum": test_cases[0].ground_truth)',
+        '(test case "sum": test_cases[0].ground_truth)',
     }
     assert result["opened"] == [provider, answer]
     assert result["hover"] == {
-        "contents": {"kind": "markdown", "value":
-                     "**provider** (text, required)\n\nModel provider: `openai`, "
-                     "`azure_openai`, `anthropic` or `ollama`.\n\nAllowed values: `openai`, "
-                     "`azure_openai`, `anthropic`, `ollama`"},
+        "contents": {
+            "kind": "markdown",
+            "value": "**provider** (text, required)\n\nModel provider: `openai`, "
+            "`azure_openai`, `anthropic` or `ollama`.\n\nAllowed values: `openai`, "
+            "`azure_openai`, `anthropic`, `ollama`",
+        },
         "range": {"start": {"line": 2, "character": 2}, "end": {"line": 2, "character": 10}},
     }
     assert result["completion"] == ["openai", "azure_openai", "anthropic", "ollama"]

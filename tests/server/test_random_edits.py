@@ -16,22 +16,66 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Severity
-from holodeck_lsp.core.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from tests.server.lsp_client import SOURCE, Client, edit, open_doc
 
 STEPS = 300
 SEED = int(os.environ.get("HOLODECK_LSP_SEED", "0"))
 FRAGMENTS = [
-    "input: ", "turns:\n", "      - ", "  ", "\n", "\r\n", "- ", ": ", "#", "'", '"', "{fuzzy: ",
-    "{regex: '(", "}", "[", "]", "\t", "count: true", "ground_truth: 4", "😀", "\ufffd", "é",
-    "\n        gro", "\n  - name: half", "expected_tools:\n          - ", "&a ", "*a", "!!str ",
-    "grader: graders:exact_match", "test_cases_file: nowhere.yaml", "---\n", "|\n",
+    "input: ",
+    "turns:\n",
+    "      - ",
+    "  ",
+    "\n",
+    "\r\n",
+    "- ",
+    ": ",
+    "#",
+    "'",
+    '"',
+    "{fuzzy: ",
+    "{regex: '(",
+    "}",
+    "[",
+    "]",
+    "\t",
+    "count: true",
+    "ground_truth: 4",
+    "😀",
+    "\ufffd",
+    "é",
+    "\n        gro",
+    "\n  - name: half",
+    "expected_tools:\n          - ",
+    "&a ",
+    "*a",
+    "!!str ",
+    "grader: graders:exact_match",
+    "test_cases_file: nowhere.yaml",
+    "---\n",
+    "|\n",
 ]
 _BREAK = re.compile(r"\r\n|\r|\n")
 # Second phase: values swapped in place, so the YAML stays readable and the models speak.
-VALUES = ["4", "true", "''", "opnai", "equalty", "0", "x", "[]", "{}", "null", '"ok"',
-          "graders:nothing", "😀", "-1", "{fuzzy: 3}", "{regex: '(('}"]
+VALUES = [
+    "4",
+    "true",
+    "''",
+    "opnai",
+    "equalty",
+    "0",
+    "x",
+    "[]",
+    "{}",
+    "null",
+    '"ok"',
+    "graders:nothing",
+    "😀",
+    "-1",
+    "{fuzzy: 3}",
+    "{regex: '(('}",
+]
 _VALUE = re.compile(r"(?<=: )[^\s#][^\n#]*")
 
 
@@ -39,7 +83,7 @@ def _lsp_position(text: str, offset: int) -> tuple[int, int]:
     """An offset as the client states it: line by \\r\\n, \\r or \\n; UTF-16 units."""
     starts = [0] + [m.end() for m in _BREAK.finditer(text)]
     line = max(i for i, s in enumerate(starts) if s <= offset)
-    prefix = text[starts[line]:offset]
+    prefix = text[starts[line] : offset]
     return line, len(prefix.encode("utf-16-le")) // 2
 
 
@@ -77,8 +121,9 @@ _SEVERITIES = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, 
 
 def _expected(text: str, path: Path, home: Path, root: Path) -> list[tuple[object, ...]]:
     """What the server must publish for ``text``, computed here independently."""
-    result = validate_text(text, path, ValidationContext(
-        user_config_dir=home / ".holodeck", search_paths=[root]))
+    result = validate_text(
+        text, path, ValidationContext(user_config_dir=home / ".holodeck", search_paths=[root])
+    )
     yaml_lines = re.split(r"\r\n|\r|\n", text)  # no U+0085/2028/2029 in the fragments
 
     def units(line: int, col: int) -> tuple[int, int]:
@@ -89,8 +134,15 @@ def _expected(text: str, path: Path, home: Path, root: Path) -> list[tuple[objec
     out: list[tuple[object, ...]] = []
     for d in result.diagnostics(str(path)):
         s, e = d.range.start, d.range.end
-        out.append((units(s.line, s.character), units(e.line, e.character), d.code,
-                    d.message, _SEVERITIES[d.severity]))
+        out.append(
+            (
+                units(s.line, s.character),
+                units(e.line, e.character),
+                d.code,
+                d.message,
+                _SEVERITIES[d.severity],
+            )
+        )
     return out
 
 
@@ -119,15 +171,20 @@ async def test_random_edits_keep_the_server_answering_and_right(
             line, col = _lsp_position(text, rng.randint(0, len(text)))
             where = types.Position(line, col)
             await push.text_document_hover_async(types.HoverParams(ident, where))
-            found = await push.text_document_completion_async(
-                types.CompletionParams(ident, where))
+            found = await push.text_document_completion_async(types.CompletionParams(ident, where))
             assert isinstance(found, types.CompletionList), seed
             await push.text_document_document_symbol_async(types.DocumentSymbolParams(ident))
     published = await push.diagnostics_of(doc, version=version)
-    got = [((d.range.start.line, d.range.start.character),
-            (d.range.end.line, d.range.end.character), d.code, d.message,
-            d.severity.value if d.severity else 0)
-           for d in published]
+    got = [
+        (
+            (d.range.start.line, d.range.start.character),
+            (d.range.end.line, d.range.end.character),
+            d.code,
+            d.message,
+            d.severity.value if d.severity else 0,
+        )
+        for d in published
+    ]
     assert all(d.source == SOURCE for d in published)
     assert got == _expected(text, path, workspace.parent / "home", workspace), f"seed {seed}"
     await push.text_document_hover_async(types.HoverParams(ident, types.Position(0, 1)))

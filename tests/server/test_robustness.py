@@ -46,22 +46,28 @@ async def test_odd_requests_get_answers_and_the_server_keeps_working(
     nowhere = types.TextDocumentIdentifier("file:///nowhere/agent.yaml")
     with pytest.raises(JsonRpcMethodNotFound):
         await push.protocol.send_request_async(  # type: ignore[no-untyped-call]
-            "holodeck/unknown", {"x": 1})
-    assert await push.text_document_hover_async(
-        types.HoverParams(nowhere, types.Position(0, 0))) is None
-    far = await push.text_document_completion_async(types.CompletionParams(
-        types.TextDocumentIdentifier(doc), types.Position(10_000, 10_000)))
-    end = await push.text_document_completion_async(types.CompletionParams(
-        types.TextDocumentIdentifier(doc), types.Position(18, 0)))
+            "holodeck/unknown", {"x": 1}
+        )
+    assert (
+        await push.text_document_hover_async(types.HoverParams(nowhere, types.Position(0, 0)))
+        is None
+    )
+    far = await push.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(doc), types.Position(10_000, 10_000))
+    )
+    end = await push.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(doc), types.Position(18, 0))
+    )
     assert far == end  # a position past the end stands at the end
-    assert await push.text_document_document_symbol_async(
-        types.DocumentSymbolParams(nowhere)) == []
+    assert await push.text_document_document_symbol_async(types.DocumentSymbolParams(nowhere)) == []
     edit(push, "file:///nowhere/agent.yaml", 2, (0, 0), (0, 0), "x")  # never opened
     push.text_document_did_close(types.DidCloseTextDocumentParams(nowhere))
     hover = await push.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(3, 4)))
+        types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(3, 4))
+    )
     assert hover is not None and hover.range == types.Range(
-        types.Position(3, 2), types.Position(3, 10))
+        types.Position(3, 2), types.Position(3, 10)
+    )
 
 
 def _frame(payload: bytes) -> bytes:
@@ -84,14 +90,27 @@ async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> N
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
     process = await asyncio.create_subprocess_exec(
-        *SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL, env=server_env(home))
+        *SERVER,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=server_env(home),
+    )
     assert process.stdin is not None and process.stdout is not None
-    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                  "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"processId": None, "rootUri": None, "capabilities": {}},
+    }
     process.stdin.write(_frame(b"{not json at all"))
-    process.stdin.write(_frame(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-                                           "params": {"textDocument": 7}}).encode()))
+    process.stdin.write(
+        _frame(
+            json.dumps(
+                {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": 7}}
+            ).encode()
+        )
+    )
     process.stdin.write(_frame(json.dumps(initialize).encode()))
     await process.stdin.drain()
     while True:
@@ -99,8 +118,9 @@ async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> N
         if message.get("id") == 1:
             break
     assert message["result"]["serverInfo"] == {"name": "holodeck-lsp", "version": "0.1.0"}
-    process.stdin.write(_frame(json.dumps(
-        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode()))
+    process.stdin.write(
+        _frame(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode())
+    )
     process.stdin.write(_frame(json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()))
     await process.stdin.drain()
     assert await asyncio.wait_for(process.wait(), 60) == 0
@@ -125,18 +145,28 @@ async def test_a_failing_feature_is_logged_and_answered_with_an_empty_result(
 
     session = _Session()
     sync = _guard(session, Route("textDocument/hover", broken))  # type: ignore[arg-type]
-    later = _guard(session, Route("textDocument/documentSymbol", broken_async,  # type: ignore[arg-type]
-                                  empty=list))
+    later = _guard(
+        session,
+        Route(
+            "textDocument/documentSymbol",
+            broken_async,  # type: ignore[arg-type]
+            empty=list,
+        ),
+    )
     with caplog.at_level(logging.ERROR):
         assert sync(None) is None
         assert await later(None) == []
     assert session.logged == [
         ("internal error in textDocument/hover: KeyError: 'boom'", types.MessageType.Error),
-        ("internal error in textDocument/documentSymbol: ValueError: bang",
-         types.MessageType.Error),
+        (
+            "internal error in textDocument/documentSymbol: ValueError: bang",
+            types.MessageType.Error,
+        ),
     ]
     assert [r.getMessage() for r in caplog.records] == [
-        "textDocument/hover failed", "textDocument/documentSymbol failed"]
+        "textDocument/hover failed",
+        "textDocument/documentSymbol failed",
+    ]
 
 
 async def test_the_server_also_listens_on_tcp_for_debugging(workspace: Path) -> None:
@@ -150,16 +180,23 @@ async def test_the_server_also_listens_on_tcp_for_debugging(workspace: Path) -> 
     env = server_env(home)
     env["HOLODECK_LSP_LOG"] = "info"
     process = await asyncio.create_subprocess_exec(
-        *SERVER, "--tcp", f"127.0.0.1:{port}", stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env)
+        *SERVER,
+        "--tcp",
+        f"127.0.0.1:{port}",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
     assert process.stderr is not None
     try:
         while b"Serving on" not in await asyncio.wait_for(process.stderr.readline(), 60):
             pass
         client = Client()
         await client.start_tcp("127.0.0.1", port)
-        result = await client.initialize_session(types.InitializeParams(
-            capabilities=types.ClientCapabilities()))
+        result = await client.initialize_session(
+            types.InitializeParams(capabilities=types.ClientCapabilities())
+        )
         assert result.server_info == types.ServerInfo("holodeck-lsp", "0.1.0")
         await client.shutdown_session()
         await client.stop()  # type: ignore[no-untyped-call]

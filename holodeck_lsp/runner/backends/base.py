@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -93,3 +94,14 @@ class Backend(Protocol):
     async def create_session(self) -> Session: ...
 
     async def close(self) -> None: ...
+
+
+# Failed attempts of the turn being sent (set by the per-turn time limit): a turn that runs
+# out of time while the service keeps failing is reported as the service's failure.
+SERVICE_FAILURES: ContextVar[list[str] | None] = ContextVar("service_failures", default=None)
+
+
+def note_service_failure(reason: str) -> None:
+    failures = SERVICE_FAILURES.get()
+    if failures is not None:
+        failures.append(reason)

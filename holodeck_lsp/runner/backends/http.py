@@ -16,12 +16,21 @@ from typing import Any
 import httpx
 
 from holodeck_lsp import __version__
-from holodeck_lsp.runner.backends.base import BackendError, SessionBroken
-from holodeck_lsp.runner.backends.transport import StreamTransport, proxy_configured
+from holodeck_lsp.runner.backends.base import BackendError, SessionBroken, note_service_failure
+from holodeck_lsp.runner.backends.transport import (
+    StaleConnection,
+    StreamTransport,
+    proxy_configured,
+)
+from holodeck_lsp.runner.redaction import Redactor
 
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 # The request can never succeed with these: the rest of the session would fail the same way.
 FATAL_STATUSES = frozenset({401, 403, 404})
+# The key was refused: after this many refusals in a row, no further request is sent.
+REFUSALS = frozenset({401, 403})
+REFUSALS_TO_STOP = 2
+CREDENTIAL_HEADERS = frozenset({"authorization", "x-api-key", "api-key"})
 
 
 @dataclass(frozen=True)
@@ -43,9 +52,18 @@ class RetryPolicy:
         return backoff * (0.5 + random.random() / 2)  # jitter spreads parallel retries
 
 
-def _excerpt(response: httpx.Response) -> str:
-    text = response.text.strip().replace("\n", " ")
+def _excerpt(response: httpx.Response, redact: Redactor) -> str:
+    # Masked before it is cut: a key cut in half would no longer be recognised.
+    text = redact(response.text.strip().replace("\n", " "))
     return text[:300] + ("..." if len(text) > 300 else "")
+
+
+@dataclass(frozen=True)
+class _NoResponse:
+    """Why an attempt got no response; ``stale`` when a kept-alive connection was gone."""
+
+    reason: str
+    stale: bool = False
 
 
 def _quiet_async_library_probe() -> None:
@@ -98,12 +116,20 @@ class JsonClient:
             )
             for _ in range(max(1, max_connections))
         ]
+        # Error bodies may echo the request's credentials: never let them through.
+        self.redact = Redactor(
+            value.split()[-1]
+            for name, value in headers.items()
+            if name.lower() in CREDENTIAL_HEADERS and value.split()
+        )
+        self._refusals = 0  # 401/403 answers in a row, over all sessions
+        self._refused: str | None = None
         self._urls: dict[str, httpx.URL] = {}
         self._idle: asyncio.Queue[StreamTransport | httpx.AsyncClient] = asyncio.Queue()
         for lane in self._lanes:
             self._idle.put_nowait(lane)
 
-    async def _send(self, url: str, body: dict[str, Any]) -> httpx.Response | str:
+    async def _send(self, url: str, body: dict[str, Any]) -> httpx.Response | _NoResponse:
         """One attempt: the response, or why there is none."""
         content = json.dumps(body, separators=(",", ":")).encode()
         lane = await self._idle.get()
@@ -118,29 +144,32 @@ class JsonClient:
             await response.aread()
             return response
         except httpx.TransportError as exc:
-            return f"{type(exc).__name__}: {exc or 'connection failed'} ({url})"
+            reason = f"{type(exc).__name__}: {exc or 'connection failed'} ({url})"
+            return _NoResponse(reason, isinstance(exc, StaleConnection))
         finally:
             self._idle.put_nowait(lane)
 
     async def post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
+        if self._refusals >= REFUSALS_TO_STOP:
+            raise SessionBroken(f"{self._refused} (not sent: the service refused the key)")
         last = ""
         for attempt in range(self.policy.attempts):
             response = await self._send(url, body)
             retry_after: str | None = None
-            if isinstance(response, str):
-                last = response
+            if isinstance(response, _NoResponse):
+                last = response.reason
+                note_service_failure(last)
+                if response.stale and attempt + 1 < self.policy.attempts:
+                    continue  # an idle connection the server dropped: try a fresh one now
             elif response.status_code < 300:
-                try:
-                    data = response.json()
-                except ValueError:
-                    raise BackendError(
-                        f"the model service sent invalid JSON: {_excerpt(response)}"
-                    ) from None
-                if not isinstance(data, dict):
-                    raise BackendError("the model service sent JSON that is not an object")
-                return data
+                self._refusals = 0
+                return self._decode(response)
             else:
-                last = f"HTTP {response.status_code}: {_excerpt(response)}"
+                last = f"HTTP {response.status_code}: {_excerpt(response, self.redact)}"
+                note_service_failure(last)
+                if response.status_code in REFUSALS:
+                    self._refusals += 1
+                    self._refused = last
                 if response.status_code in FATAL_STATUSES:
                     raise SessionBroken(last)
                 if response.status_code not in RETRY_STATUSES:
@@ -149,6 +178,17 @@ class JsonClient:
             if attempt + 1 < self.policy.attempts:
                 await asyncio.sleep(self.policy.delay(attempt, retry_after))
         raise BackendError(f"{last} (gave up after {self.policy.attempts} attempts)")
+
+    def _decode(self, response: httpx.Response) -> dict[str, Any]:
+        try:
+            data = response.json()
+        except ValueError:
+            raise BackendError(
+                f"the model service sent invalid JSON: {_excerpt(response, self.redact)}"
+            ) from None
+        if not isinstance(data, dict):
+            raise BackendError("the model service sent JSON that is not an object")
+        return data
 
     async def close(self) -> None:
         for lane in self._lanes:

@@ -17,21 +17,17 @@ from pydantic import ValidationError
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.backends.base import AgentError, Reply, SessionBroken, TurnRequest
-from holodeck_lsp.runner.threads import in_thread
-
-
-def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
+from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.iscoroutinefunction(fn):
-        return await fn(*args)
+        try:
+            return await fn(*args)
+        except (SystemExit, KeyboardInterrupt) as exc:
+            raise UserCodeExit(exc) from None
     # A thread lets llm_timeout fire even when a plain `send` blocks.
-    value = await in_thread(fn, *args)
-    if inspect.isawaitable(value):
-        value = await value
-    return value
+    return await in_thread(fn, *args)
 
 
 def reply_from(value: Any) -> Reply:
@@ -85,13 +81,13 @@ class PythonSession:
             try:
                 self._agent = await _call(self._factory)
             except Exception as exc:
-                raise SessionBroken(f"the agent factory raised {_describe(exc)}") from exc
+                raise SessionBroken(f"the agent factory raised {describe(exc)}") from exc
             if not callable(getattr(self._agent, "send", None)):
                 raise SessionBroken("the object returned by the agent factory has no send()")
         try:
             value = await _call(self._agent.send, turn.message)
         except Exception as exc:
-            raise AgentError(_describe(exc)) from exc
+            raise AgentError(describe(exc)) from exc
         return reply_from(value)
 
     async def close(self) -> None:

@@ -24,7 +24,12 @@ def proxy_configured(env: Mapping[str, str]) -> bool:
 
 
 class _Stale(Exception):
-    """A reused keep-alive connection was closed by the server before it answered."""
+    """The connection was closed by the server before the status line."""
+
+
+class StaleConnection(httpx.RemoteProtocolError):
+    """A reused keep-alive connection was closed before it answered: most likely an idle
+    connection the server had dropped, worth one immediate attempt on a fresh one."""
 
 
 class StreamTransport(httpx.AsyncBaseTransport):
@@ -40,20 +45,19 @@ class StreamTransport(httpx.AsyncBaseTransport):
         url = request.url
         key = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
         payload = _encode(request, await request.aread())
-        for attempt in range(2):
-            reused = self._conn is not None and self._key == key
-            if not reused:
-                await self._open(key)
-            try:
-                return await self._exchange(payload, request.method)
-            except _Stale:
-                self._drop()
-                if not reused or attempt:
-                    raise httpx.RemoteProtocolError("the server closed the connection") from None
-            except BaseException:
-                self._drop()  # mid-exchange (error or cancellation): the connection is unusable
-                raise
-        raise AssertionError("unreachable")
+        reused = self._conn is not None and self._key == key
+        if not reused:
+            await self._open(key)
+        try:
+            return await self._exchange(payload, request.method)
+        except _Stale:
+            self._drop()
+            # Not re-sent here: the caller counts every request it sends as an attempt.
+            error = StaleConnection if reused else httpx.RemoteProtocolError
+            raise error("the server closed the connection before answering") from None
+        except BaseException:
+            self._drop()  # mid-exchange (error or cancellation): the connection is unusable
+            raise
 
     async def _open(self, key: tuple[str, str, int]) -> None:
         self._drop()

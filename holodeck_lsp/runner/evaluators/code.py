@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import inspect
+import asyncio
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -11,6 +11,11 @@ from typing import Any
 
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.runner.threads import in_thread
+
+# HoloDeck's code metric has no time limit of its own: a grader that runs longer than this
+# fails its metric (--grader-timeout changes it).
+DEFAULT_GRADER_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -103,11 +108,22 @@ def interpret(value: Any, threshold: float | None) -> GraderOutcome:
     return GraderOutcome(score, passed, None if reason is None else str(reason), details)
 
 
+class GraderTimeout(Exception):
+    """The grader did not return within its time limit."""
+
+
 async def run_grader(
-    grader: Callable[..., Any], ctx: GraderContext, metric: CodeMetric
+    grader: Callable[..., Any],
+    ctx: GraderContext,
+    metric: CodeMetric,
+    timeout: float = DEFAULT_GRADER_TIMEOUT,
 ) -> GraderOutcome:
-    """Call the grader (plain or async); exceptions propagate to the caller."""
-    value = grader(ctx)
-    if inspect.isawaitable(value):
-        value = await value
+    """Call the grader (plain or async) off the event loop, bounded by ``timeout`` seconds;
+    exceptions propagate to the caller (SystemExit and KeyboardInterrupt contained)."""
+    try:
+        value = await asyncio.wait_for(in_thread(grader, ctx), timeout)
+    except asyncio.TimeoutError:
+        raise GraderTimeout(
+            f"the grader did not return within {timeout:g}s (--grader-timeout); it was abandoned"
+        ) from None
     return interpret(value, metric.threshold)

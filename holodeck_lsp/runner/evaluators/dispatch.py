@@ -16,12 +16,17 @@ from holodeck_lsp.models.evaluation import (
 )
 from holodeck_lsp.models.test_result import MetricKind, MetricResult, ToolInvocation
 from holodeck_lsp.runner.backends.base import TurnRequest
-from holodeck_lsp.runner.evaluators.code import GraderReturnError, make_context, run_grader
+from holodeck_lsp.runner.evaluators.code import (
+    DEFAULT_GRADER_TIMEOUT,
+    make_context,
+    run_grader,
+)
 from holodeck_lsp.runner.evaluators.judge import JudgePanel
 from holodeck_lsp.runner.evaluators.judged import is_judged, judge_metric, needs, turn_context
 from holodeck_lsp.runner.evaluators.nlp import SCORERS, MissingLibrary
 from holodeck_lsp.runner.evaluators.rubrics import JudgeInputs
 from holodeck_lsp.runner.evaluators.text import PathMissing, equality, extract, numeric
+from holodeck_lsp.runner.threads import describe
 
 AnyMetric = EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric
 # Metrics that compare the reply with `ground_truth`: they run only where there is one.
@@ -127,6 +132,7 @@ async def evaluate(
     view: TurnView,
     graders: dict[str, Callable[..., Any]],
     judges: JudgePanel | None = None,
+    grader_timeout: float = DEFAULT_GRADER_TIMEOUT,
 ) -> MetricsOutcome:
     out = MetricsOutcome()
     for metric in metrics:
@@ -134,7 +140,7 @@ async def evaluate(
             continue
         start = time.perf_counter()
         if isinstance(metric, CodeMetric):
-            await _code(metric, view, graders[metric.grader], out, start)
+            await _code(metric, view, graders[metric.grader], out, start, grader_timeout)
         elif is_judged(metric):
             await _judged(metric, view, judges, out)
         else:
@@ -179,6 +185,7 @@ async def _code(
     grader: Callable[..., Any],
     out: MetricsOutcome,
     start: float,
+    timeout: float,
 ) -> None:
     ctx = make_context(
         turn_input=view.input,
@@ -192,9 +199,9 @@ async def _code(
     )
     name = metric.display_name
     try:
-        outcome = await run_grader(grader, ctx, metric)
-    except (Exception, GraderReturnError) as exc:
-        error = f"{type(exc).__name__}: {exc}"
+        outcome = await run_grader(grader, ctx, metric, timeout)
+    except Exception as exc:  # the grader's own error, or its time limit
+        error = describe(exc)
         out.results.append(_result(metric, start, score=0.0, passed=False, error=error))
         if metric.fail_on_error:
             out.errors.append(f"grader '{name}' raised {error} (fail_on_error)")

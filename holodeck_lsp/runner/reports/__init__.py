@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from holodeck_lsp.models.test_result import TestReport
+from holodeck_lsp.runner.output import atomic_write
 from holodeck_lsp.runner.reports.junit import render_junit
 from holodeck_lsp.runner.reports.markdown import render_markdown
 
+# Fields HoloDeck's report does not have: written only when they say something, so a
+# complete run's report stays one HoloDeck reads.
+OWN_FIELDS = ("interrupted", "stop_reason", "not_run", "repeats")
+
 
 def render_json(report: TestReport) -> str:
-    return report.model_dump_json(indent=2) + "\n"
+    unset: Any = {name for name in OWN_FIELDS if not getattr(report, name, None)}
+    return report.model_dump_json(indent=2, exclude=unset) + "\n"
 
 
 RENDERERS: dict[str, Callable[[TestReport], str]] = {
@@ -30,6 +37,14 @@ def renderer_for(path: Path) -> Callable[[TestReport], str]:
         raise ValueError(f"{path}: unknown report format; use .json, .md or .xml") from None
 
 
-def write_reports(report: TestReport, paths: list[Path]) -> None:
+def write_reports(
+    report: TestReport, paths: list[Path], redact: Callable[[str], str] = str
+) -> list[str]:
+    """Every report that can be written is; returns why the others could not be."""
+    problems = []
     for path in paths:
-        path.write_text(renderer_for(path)(report), encoding="utf-8")
+        try:
+            atomic_write(path, redact(renderer_for(path)(report)))
+        except OSError as exc:
+            problems.append(f"cannot write {path}: {exc.strerror or exc}")
+    return problems

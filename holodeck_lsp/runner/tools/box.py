@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.runner.threads import describe
 from holodeck_lsp.runner.tools.base import (
     FunctionSpec,
     PerCaseKind,
@@ -65,7 +66,7 @@ async def _invoke(
         except ToolCallError as exc:
             error = str(exc)
         except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"
+            error = describe(exc)
     duration = int((time.perf_counter() - start) * 1000)
     answered = output is not None
     if output is None:

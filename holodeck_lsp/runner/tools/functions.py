@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from holodeck_lsp.runner.threads import in_thread
+from holodeck_lsp.runner.threads import UserCodeExit, in_thread
 from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput
 
 _JSON_TYPES = {
@@ -83,7 +83,10 @@ class FunctionKind:
 
     async def call(self, name: str, args: dict[str, Any]) -> ToolOutput:
         if inspect.iscoroutinefunction(self._fn):
-            result = await self._fn(**args)
+            try:
+                result = await self._fn(**args)
+            except (SystemExit, KeyboardInterrupt) as exc:
+                raise UserCodeExit(exc) from None
         else:
             # A thread keeps a slow tool from stalling the other test cases.
             result = await in_thread(self._fn, **args)

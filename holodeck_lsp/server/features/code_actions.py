@@ -7,16 +7,18 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Diagnostic, Position, Range, Severity
-from holodeck_lsp.core.fixes import Fix, fixes_for, refactors_at
+from holodeck_lsp.editing.fixes import Fix, fixes_for, refactors_at
 from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.jobs import SOURCE
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.diagnostics import Diagnostic, Position, Range, Severity
 
-_KINDS = {"quickfix": types.CodeActionKind.QuickFix,
-          "refactor": types.CodeActionKind.RefactorRewrite}
+_KINDS = {
+    "quickfix": types.CodeActionKind.QuickFix,
+    "refactor": types.CodeActionKind.RefactorRewrite,
+}
 
 
 @dataclass(frozen=True)
@@ -33,30 +35,48 @@ def _core_range(positions: PositionMap, r: types.Range) -> Range:
 
 def _same_range(a: types.Range, b: types.Range) -> bool:
     return (a.start.line, a.start.character, a.end.line, a.end.character) == (
-        b.start.line, b.start.character, b.end.line, b.end.character)
+        b.start.line,
+        b.start.character,
+        b.end.line,
+        b.end.character,
+    )
 
 
-def _ours(session: Session, doc: Document, positions: PositionMap,
-          params: types.CodeActionParams) -> list[tuple[Diagnostic, types.Diagnostic]]:
+def _ours(
+    session: Session, doc: Document, positions: PositionMap, params: types.CodeActionParams
+) -> list[tuple[Diagnostic, types.Diagnostic]]:
     """The client's diagnostics of this server, matched to the core diagnostics behind them."""
     shown = session.engine.shown(doc.path)
     pairs = list(zip(shown.core, shown.lsp, strict=True))
     chosen = [d for d in params.context.diagnostics if d.source == SOURCE]
     if not chosen:  # a client that sends no context: the diagnostics under the range
-        chosen = [lsp for _, lsp in pairs
-                  if (lsp.range.start.line, lsp.range.start.character)
-                  <= (params.range.end.line, params.range.end.character)
-                  and (params.range.start.line, params.range.start.character)
-                  <= (lsp.range.end.line, lsp.range.end.character)]
+        chosen = [
+            lsp
+            for _, lsp in pairs
+            if (lsp.range.start.line, lsp.range.start.character)
+            <= (params.range.end.line, params.range.end.character)
+            and (params.range.start.line, params.range.start.character)
+            <= (lsp.range.end.line, lsp.range.end.character)
+        ]
     out = []
     for client in chosen:
-        match = next((core for core, lsp in pairs
-                      if lsp.code == client.code and _same_range(lsp.range, client.range)), None)
+        match = next(
+            (
+                core
+                for core, lsp in pairs
+                if lsp.code == client.code and _same_range(lsp.range, client.range)
+            ),
+            None,
+        )
         if match is None:  # fall back on what the client kept of our diagnostic
             data = client.data.get("fix") if isinstance(client.data, dict) else None
-            match = Diagnostic(_core_range(positions, client.range), Severity.ERROR,
-                               str(client.code), client.message,
-                               data=data if isinstance(data, dict) else None)
+            match = Diagnostic(
+                _core_range(positions, client.range),
+                Severity.ERROR,
+                str(client.code),
+                client.message,
+                data=data if isinstance(data, dict) else None,
+            )
         out.append((match, client))
     return out
 
@@ -91,22 +111,31 @@ async def code_actions(session: Session, params: types.CodeActionParams) -> list
     actions = []
     for fix, client in found:
         r = fix.edit.range
-        edit = types.TextEdit(positions.range_to_lsp((r.start.line, r.start.character),
-                                                     (r.end.line, r.end.character)),
-                              fix.edit.new_text)
-        actions.append(types.CodeAction(
-            title=fix.title,
-            kind=_KINDS[fix.kind],
-            diagnostics=[client] if client is not None else None,
-            is_preferred=fix.preferred or None,
-            edit=types.WorkspaceEdit(changes={doc.uri: [edit]}),
-        ))
+        edit = types.TextEdit(
+            positions.range_to_lsp(
+                (r.start.line, r.start.character), (r.end.line, r.end.character)
+            ),
+            fix.edit.new_text,
+        )
+        actions.append(
+            types.CodeAction(
+                title=fix.title,
+                kind=_KINDS[fix.kind],
+                diagnostics=[client] if client is not None else None,
+                is_preferred=fix.preferred or None,
+                edit=types.WorkspaceEdit(changes={doc.uri: [edit]}),
+            )
+        )
     return actions
 
 
 ROUTES = [
-    Route(types.TEXT_DOCUMENT_CODE_ACTION, code_actions,
-          types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix,
-                                                     types.CodeActionKind.RefactorRewrite]),
-          empty=list),
+    Route(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        code_actions,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+        ),
+        empty=list,
+    ),
 ]

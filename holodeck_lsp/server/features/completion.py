@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.core.completion import CompletionItem, complete
-from holodeck_lsp.core.doc_kinds import guess_kind
+from holodeck_lsp.editing.completion import CompletionItem, complete
+from holodeck_lsp.editing.doc_kinds import guess_kind
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
@@ -22,7 +22,8 @@ def _item(session: Session, item: CompletionItem, where: types.Range) -> types.C
     snippet = features.snippets and item.snippet is not None
     documentation: str | types.MarkupContent = (
         types.MarkupContent(types.MarkupKind.Markdown, item.documentation)
-        if features.completion_markdown else item.documentation_plain
+        if features.completion_markdown
+        else item.documentation_plain
     )
     return types.CompletionItem(
         label=item.label,
@@ -32,8 +33,9 @@ def _item(session: Session, item: CompletionItem, where: types.Range) -> types.C
         sort_text=item.sort,
         filter_text=item.text.strip() if item.kind == "snippet" else None,
         text_edit=types.TextEdit(where, item.snippet if snippet and item.snippet else item.text),
-        insert_text_format=(types.InsertTextFormat.Snippet if snippet
-                            else types.InsertTextFormat.PlainText),
+        insert_text_format=(
+            types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText
+        ),
         insert_text_mode=types.InsertTextMode.AsIs if features.insert_as_is else None,
     )
 
@@ -51,11 +53,15 @@ async def completion(session: Session, params: types.CompletionParams) -> types.
         return empty
     where = positions.range_to_lsp((found.line, found.start), (found.line, found.end))
     return types.CompletionList(
-        is_incomplete=False, items=[_item(session, item, where) for item in found.items])
+        is_incomplete=False, items=[_item(session, item, where) for item in found.items]
+    )
 
 
 ROUTES = [
-    Route(types.TEXT_DOCUMENT_COMPLETION, completion,
-          types.CompletionOptions(trigger_characters=[":", " ", "-"]),
-          empty=lambda: types.CompletionList(is_incomplete=False, items=[])),
+    Route(
+        types.TEXT_DOCUMENT_COMPLETION,
+        completion,
+        types.CompletionOptions(trigger_characters=[":", " ", "-"]),
+        empty=lambda: types.CompletionList(is_incomplete=False, items=[]),
+    ),
 ]

@@ -7,7 +7,7 @@ import asyncio
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.core.navigation import Target, definition_at
+from holodeck_lsp.editing.navigation import Target, definition_at
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
@@ -26,8 +26,11 @@ async def definition(session: Session, params: types.DefinitionParams) -> types.
         return None
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)
-    target = await asyncio.wrap_future(session.queries.submit(
-        definition_at, doc.text, doc.path, line, character, list(session.roots)))
+    target = await asyncio.wrap_future(
+        session.queries.submit(
+            definition_at, doc.text, doc.path, line, character, list(session.roots)
+        )
+    )
     if target is None:
         return None
     opened = session.documents.by_path(target.file)

@@ -22,16 +22,20 @@ async def diagnostic(session: Session, params: types.DocumentDiagnosticParams) -
         await session.engine.settled(uri)
     shown = session.engine.shown(doc.path if doc is not None else uri_path(uri))
     result_id = str(shown.result_id)
-    related: dict[str, types.FullDocumentDiagnosticReport
-                  | types.UnchangedDocumentDiagnosticReport] = {}
+    related: dict[
+        str, types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport
+    ] = {}
     for path, other in session.engine.related(uri).items():
         related[from_fs_path(str(path)) or str(path)] = types.FullDocumentDiagnosticReport(
-            items=other.lsp, result_id=str(other.result_id))
+            items=other.lsp, result_id=str(other.result_id)
+        )
     if params.previous_result_id == result_id and shown.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(
-            result_id=result_id, related_documents=related or None)
+            result_id=result_id, related_documents=related or None
+        )
     return types.RelatedFullDocumentDiagnosticReport(
-        items=shown.lsp, result_id=result_id, related_documents=related or None)
+        items=shown.lsp, result_id=result_id, related_documents=related or None
+    )
 
 
 def _empty() -> Report:
@@ -40,9 +44,11 @@ def _empty() -> Report:
 
 ROUTES = [
     Route(
-        types.TEXT_DOCUMENT_DIAGNOSTIC, diagnostic,
-        types.DiagnosticOptions(identifier="holodeck", inter_file_dependencies=True,
-                                workspace_diagnostics=False),
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        diagnostic,
+        types.DiagnosticOptions(
+            identifier="holodeck", inter_file_dependencies=True, workspace_diagnostics=False
+        ),
         when=lambda features: features.pull_diagnostics,
         empty=_empty,
     ),

@@ -6,8 +6,8 @@ import asyncio
 
 from lsprotocol import types
 
-from holodeck_lsp.core.doc_kinds import guess_kind
-from holodeck_lsp.core.hover import hover_at
+from holodeck_lsp.editing.doc_kinds import guess_kind
+from holodeck_lsp.editing.hover import hover_at
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
@@ -21,7 +21,8 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
     line, character = positions.to_core(params.position)
     kind = session.kind_of(doc) or guess_kind(doc.path, doc.text)
     found = await asyncio.wrap_future(
-        session.queries.submit(hover_at, doc.text, line, character, kind))
+        session.queries.submit(hover_at, doc.text, line, character, kind)
+    )
     if found is None:
         return None
     markdown = session.features.hover_markdown
@@ -30,8 +31,10 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
         found.markdown if markdown else found.plain,
     )
     r = found.range
-    return types.Hover(contents, positions.range_to_lsp(
-        (r.start.line, r.start.character), (r.end.line, r.end.character)))
+    return types.Hover(
+        contents,
+        positions.range_to_lsp((r.start.line, r.start.character), (r.end.line, r.end.character)),
+    )
 
 
 ROUTES = [Route(types.TEXT_DOCUMENT_HOVER, hover)]

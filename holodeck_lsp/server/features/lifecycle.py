@@ -29,16 +29,18 @@ def initialize(session: Session, params: types.InitializeParams) -> None:
     elif not folders and params.root_path:
         folders = [uri_path(f"file://{params.root_path}")]
     session.roots = folders
-    session.init_settings = _apply(session, params.initialization_options, Settings(),
-                                   "initializationOptions")
+    session.init_settings = _apply(
+        session, params.initialization_options, Settings(), "initializationOptions"
+    )
     session.settings = session.init_settings
 
 
 def _apply(session: Session, raw: Any, base: Settings, source: str) -> Settings:
     settings, problems = parse_settings(raw, base)
     for problem in problems:
-        session.log(f"holodeck settings ({source}): {problem}; using the default",
-                    types.MessageType.Warning)
+        session.log(
+            f"holodeck settings ({source}): {problem}; using the default", types.MessageType.Warning
+        )
     return settings
 
 
@@ -66,21 +68,28 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
 async def initialized(session: Session, params: types.InitializedParams) -> None:
     registrations = []
     if session.features.dynamic_watchers:
-        registrations.append(types.Registration(
-            id="holodeck-watched-files",
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                watchers=[types.FileSystemWatcher(glob_pattern=_WATCHED)]),
-        ))
+        registrations.append(
+            types.Registration(
+                id="holodeck-watched-files",
+                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern=_WATCHED)]
+                ),
+            )
+        )
     if session.features.dynamic_configuration:
-        registrations.append(types.Registration(
-            id="holodeck-configuration", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
-            register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
-        ))
+        registrations.append(
+            types.Registration(
+                id="holodeck-configuration",
+                method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+                register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
+            )
+        )
     if registrations:
         try:
             await session.server.client_register_capability_async(
-                types.RegistrationParams(registrations=registrations))
+                types.RegistrationParams(registrations=registrations)
+            )
         except Exception as exc:  # file events are a bonus, not a need
             session.log(f"the client refused to watch files: {exc}", types.MessageType.Warning)
     if session.features.configuration:

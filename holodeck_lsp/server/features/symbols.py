@@ -6,11 +6,11 @@ import asyncio
 
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Range
-from holodeck_lsp.core.outline import Symbol, outline
+from holodeck_lsp.editing.outline import Symbol, outline
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.diagnostics import Range
 
 Result = list[types.DocumentSymbol] | list[types.SymbolInformation]
 _KINDS = {
@@ -26,21 +26,28 @@ def _range(positions: PositionMap, r: Range) -> types.Range:
 
 def _tree(positions: PositionMap, symbol: Symbol) -> types.DocumentSymbol:
     return types.DocumentSymbol(
-        name=symbol.name or "?", kind=_KINDS[symbol.kind], detail=symbol.detail or None,
+        name=symbol.name or "?",
+        kind=_KINDS[symbol.kind],
+        detail=symbol.detail or None,
         range=_range(positions, symbol.range),
         selection_range=_range(positions, symbol.selection),
         children=[_tree(positions, child) for child in symbol.children] or None,
     )
 
 
-def _flat(positions: PositionMap, uri: str, symbols: list[Symbol],
-          container: str | None = None) -> list[types.SymbolInformation]:
+def _flat(
+    positions: PositionMap, uri: str, symbols: list[Symbol], container: str | None = None
+) -> list[types.SymbolInformation]:
     out = []
     for symbol in symbols:
-        out.append(types.SymbolInformation(
-            name=symbol.name or "?", kind=_KINDS[symbol.kind],
-            location=types.Location(uri, _range(positions, symbol.range)),
-            container_name=container))
+        out.append(
+            types.SymbolInformation(
+                name=symbol.name or "?",
+                kind=_KINDS[symbol.kind],
+                location=types.Location(uri, _range(positions, symbol.range)),
+                container_name=container,
+            )
+        )
         out.extend(_flat(positions, uri, list(symbol.children), symbol.name))
     return out
 

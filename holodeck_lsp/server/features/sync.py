@@ -16,7 +16,8 @@ def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
 
 def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> None:
     doc = session.documents.change(
-        params.text_document.uri, params.text_document.version, params.content_changes)
+        params.text_document.uri, params.text_document.version, params.content_changes
+    )
     if doc is not None:
         session.engine.request(doc.uri)
 

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.core.diagnostics import Severity
 from holodeck_lsp.server.documents import Documents
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import DEFAULT_INCLUDE, Settings, parse_settings
+from holodeck_lsp.validation.diagnostics import Severity
 
-U8, U16, U32 = (types.PositionEncodingKind.Utf8, types.PositionEncodingKind.Utf16,
-                types.PositionEncodingKind.Utf32)
+U8, U16, U32 = (
+    types.PositionEncodingKind.Utf8,
+    types.PositionEncodingKind.Utf16,
+    types.PositionEncodingKind.Utf32,
+)
 
 
 def test_positions_convert_in_every_encoding() -> None:
     text = "a: 😀é\r\nb: x\rc: y\n"
     assert [PositionMap(text, enc).to_lsp(0, 5) for enc in (U8, U16, U32)] == [
-        types.Position(0, 9), types.Position(0, 6), types.Position(0, 5)]
+        types.Position(0, 9),
+        types.Position(0, 6),
+        types.Position(0, 5),
+    ]
     assert PositionMap(text, U16).to_core(types.Position(0, 6)) == (0, 5)
     assert PositionMap(text, U16).to_lsp(2, 3) == types.Position(2, 3)
     assert PositionMap(text, U16).to_lsp(9, 0) == types.Position(3, 0)
@@ -31,20 +37,41 @@ def test_yaml_only_line_breaks_map_through_offsets() -> None:
 def test_incremental_changes_apply_in_the_client_encoding() -> None:
     docs = Documents()
     docs.open(types.TextDocumentItem("file:///w/a.yaml", "yaml", 1, "k: 😀x\nz\n"))
-    docs.change("file:///w/a.yaml", 2, [types.TextDocumentContentChangePartial(
-        range=types.Range(types.Position(0, 5), types.Position(0, 6)), text="y")])
-    docs.change("file:///w/a.yaml", 3, [types.TextDocumentContentChangePartial(
-        range=types.Range(types.Position(1, 0), types.Position(1, 99)), text="w")])
+    docs.change(
+        "file:///w/a.yaml",
+        2,
+        [
+            types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(0, 5), types.Position(0, 6)), text="y"
+            )
+        ],
+    )
+    docs.change(
+        "file:///w/a.yaml",
+        3,
+        [
+            types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(1, 0), types.Position(1, 99)), text="w"
+            )
+        ],
+    )
     doc = docs.get("file:///w/a.yaml")
     assert doc is not None and (doc.text, doc.version) == ("k: 😀y\nw\n", 3)
 
 
 def test_settings_parse_over_a_base_and_report_what_they_drop() -> None:
-    settings, problems = parse_settings({"holodeck": {
-        "graders": {"import": "trusted"}, "workspaceTrusted": True,
-        "severity": {"hl401": "warning", "HL104": "off"}}})
-    assert settings == Settings(DEFAULT_INCLUDE, "trusted", True,
-                                {"HL401": Severity.WARNING, "HL104": None})
+    settings, problems = parse_settings(
+        {
+            "holodeck": {
+                "graders": {"import": "trusted"},
+                "workspaceTrusted": True,
+                "severity": {"hl401": "warning", "HL104": "off"},
+            }
+        }
+    )
+    assert settings == Settings(
+        DEFAULT_INCLUDE, "trusted", True, {"HL401": Severity.WARNING, "HL104": None}
+    )
     assert settings.import_graders and problems == []
     again, problems = parse_settings({"workspaceTrusted": "yes"}, settings)
     assert again.workspace_trusted is False and not again.import_graders

@@ -1,1 +1,0 @@
-"""Validation core: text in, diagnostics out. No editor or CLI libraries here."""

@@ -1,0 +1,1 @@
+"""Editor queries over a document: completion, hover, navigation, outline, fixes."""

@@ -1,0 +1,43 @@
+"""Writing the run's artefacts (reports, recordings): checked before the run, written whole.
+
+A file is written to a temporary sibling and renamed over the target, so a reader never sees
+half a report and an earlier run's report is replaced only by a complete one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def atomic_write(path: Path, text: str) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def check_writable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None: tried before the first request."""
+    if path.is_dir():
+        return f"{path} is a directory"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"{path}: the folder {folder} does not exist"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{path}: permission denied"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+    except OSError as exc:
+        return f"{path}: {exc.strerror or exc}"
+    os.close(fd)
+    os.unlink(probe)
+    return None

@@ -1,0 +1,1 @@
+"""The JSON Schemas, generated from the models."""

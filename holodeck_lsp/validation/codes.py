@@ -1,0 +1,82 @@
+"""Every diagnostic code, its default severity and what it means.
+
+docs/diagnostic-codes.md documents this table; a test keeps the two in sync.
+Codes are stable: never renumber one, retire it instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from holodeck_lsp.validation.diagnostics import Severity
+
+E, W = Severity.ERROR, Severity.WARNING
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+
+
+_RULES = (
+    # The file as YAML
+    Rule("HL001", "yaml-syntax", E, "The file is not valid YAML."),
+    Rule("HL002", "yaml-tab", E, "A tab character where YAML allows only spaces."),
+    Rule("HL003", "duplicate-key", W, "A key appears twice in one mapping; the last value wins."),
+    Rule("HL004", "not-a-mapping", E, "The top level is not a mapping (or list, for test cases)."),
+    Rule("HL005", "encoding", E, "The file is not UTF-8 text."),
+    Rule("HL006", "yaml-construct", E, "A YAML value that cannot be loaded (unknown tag, ...)."),
+    # Shape of the configuration
+    Rule("HL101", "unknown-key", E, "A key the model does not declare."),
+    Rule("HL102", "missing-key", E, "A required key is missing."),
+    Rule("HL103", "wrong-type", E, "A value of the wrong type (e.g. an unquoted number as text)."),
+    Rule("HL104", "unknown-value", E, "A value outside the allowed set (metric, type, ...)."),
+    Rule("HL105", "out-of-range", E, "A number outside its bounds."),
+    Rule("HL106", "invalid-value", E, "A value that breaks a field's own rule."),
+    Rule("HL107", "too-many", E, "More than 10 files, 1000 test cases or 50 tools."),
+    Rule("HL108", "duplicate-tool-name", E, "Two tools share a name."),
+    Rule("HL109", "mutually-exclusive", E, "Two keys that cannot be given together."),
+    Rule("HL110", "requires-one-of", E, "None of a set of alternative keys is given."),
+    # Test cases
+    Rule("HL201", "turns-conflict", E, "`turns` beside a single-turn field on one test case."),
+    Rule("HL202", "turns-empty", E, "`turns: []`."),
+    Rule("HL203", "missing-input", E, "A test case with neither `input` nor `turns`."),
+    Rule("HL204", "empty-text", E, "An empty or whitespace-only `input`, `ground_truth`, `name`."),
+    Rule("HL205", "invisible-text", W, "Text made only of invisible characters."),
+    # Expected tools and argument matchers
+    Rule("HL301", "expected-tool-entry", E, "An expected_tools entry is neither text nor object."),
+    Rule("HL302", "expected-tool-name", E, "An expected tool object without a non-empty name."),
+    Rule("HL303", "expected-tool-count", E, "`count` is not an integer >= 1."),
+    Rule("HL304", "count-not-integer", W, "`count: true`: accepted as 1, but not an integer."),
+    Rule("HL305", "args-not-mapping", E, "`args` is not a mapping."),
+    Rule("HL306", "empty-tool-name", W, "An empty tool name matches every tool call."),
+    Rule("HL307", "unknown-tool", W, "No declared tool name contains the expected tool name."),
+    Rule("HL401", "regex-syntax", E, "A regex matcher does not compile."),
+    Rule("HL402", "matcher-both", E, "A matcher with both `fuzzy` and `regex`."),
+    Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
+    Rule("HL404", "matcher-pattern-type", E, "A `fuzzy`/`regex` pattern that is not a string."),
+    Rule("HL405", "arg-key-not-plain", W, "An argument name with dots or brackets."),
+    # Evaluators and graders
+    Rule("HL501", "grader-format", E, "`grader` is not `module.path:callable`."),
+    Rule("HL502", "grader-module-missing", E, "The grader's module cannot be found."),
+    Rule("HL503", "grader-attribute-missing", E, "The grader's module has no such callable."),
+    Rule("HL504", "grader-not-callable", E, "The grader names something that is not callable."),
+    Rule("HL505", "grader-import-failed", E, "Importing the grader's module failed."),
+    Rule("HL506", "model-ignored", W, "`model:` on `equality`/`numeric` is ignored."),
+    # Other files
+    Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
+    Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),
+    Rule("HL603", "file-missing", W, "A `files:` path that does not exist."),
+    Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),
+    Rule("HL605", "env-unset", E, "`${VAR}` is not set (reported by `run` only)."),
+    Rule("HL606", "vector-store-unknown", W, "`database:` names no vector store of config.yaml."),
+)
+
+RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
+
+
+def rule(code: str) -> Rule:
+    return RULES[code]

@@ -1,0 +1,450 @@
+"""The one validation function behind `check`, `serve` and `run`.
+
+text + path + context -> diagnostics for that file and for the files it pulls in
+(its `test_cases_file`, its project and user config).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model, field_validator
+
+from holodeck_lsp.models.agent import MAX_TEST_CASES, Agent
+from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
+from holodeck_lsp.models.errors import TOO_MANY, fail
+from holodeck_lsp.models.project_config import GlobalConfig
+from holodeck_lsp.models.test_case import TestCaseModel
+from holodeck_lsp.validation.collector import Reporter, SourceDoc, related_at
+from holodeck_lsp.validation.config_merge import (
+    ConfigFile,
+    find_config,
+    merge_config,
+    store_names,
+    store_references,
+)
+from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
+from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
+from holodeck_lsp.validation.pydantic_errors import did_you_mean, report_validation_error
+from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
+from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import SourceMap, Span
+
+Kind = Literal["agent", "test-cases", "config"]
+_YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
+
+
+class TestCasesFile(BaseModel):
+    """Validation root of a standalone test-case file, so paths read `test_cases[i]`."""
+
+    __test__ = False
+    model_config = ConfigDict(defer_build=True)
+    test_cases: list[TestCaseModel]
+
+    @field_validator("test_cases")
+    @classmethod
+    def _at_most_1000_cases(cls, value: list[TestCaseModel]) -> list[TestCaseModel]:
+        # Every agent loading the file gets these cases, and an agent holds at most 1000.
+        if len(value) > MAX_TEST_CASES:
+            raise fail(TOO_MANY, "at most {limit} test cases per agent", limit=MAX_TEST_CASES)
+        return value
+
+
+@dataclass
+class ValidationContext:
+    """What a validation may look at beyond the text itself."""
+
+    # Text of open editor buffers, by resolved path; the disk is read otherwise.
+    overlay: Callable[[Path], str | None] = lambda _path: None
+    user_config_dir: Path | None = field(default_factory=lambda: Path.home() / ".holodeck")
+    search_paths: list[Path] = field(default_factory=list)
+    import_graders: bool = False
+    grader_timeout: float = 10.0
+    severity_overrides: dict[str, Severity | None] = field(default_factory=dict)
+    # Re-parse only the test cases that changed since the last call (the editor's path).
+    incremental: bool = False
+
+    def read(self, path: Path) -> str | None:
+        """The file's text, or None when it cannot be read."""
+        try:  # resolving fails too: a NUL byte or an over-long name in a referenced path
+            text = self.overlay(path.resolve())
+            if text is not None:
+                return text
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+
+
+@dataclass
+class ValidationResult:
+    """Diagnostics of the validated file and of every file it pulled in, by path."""
+
+    file: str
+    kind: Kind
+    by_file: dict[str, list[Diagnostic]]
+    referenced: list[str] = field(default_factory=list)
+    agent: Agent | None = None  # the validated model, when the file is a valid agent
+
+    def diagnostics(self, file: str | None = None) -> list[Diagnostic]:
+        return self.by_file.get(file or self.file, [])
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == Severity.ERROR for ds in self.by_file.values() for d in ds)
+
+
+def detect_kind(path: Path, data: Any) -> Kind:
+    """How an explicitly named file is validated (SPEC §2.4)."""
+    if path.name in ("config.yaml", "config.yml"):
+        return "config"
+    if isinstance(data, list) or (isinstance(data, dict) and set(data) == {"test_cases"}):
+        return "test-cases"
+    return "agent"
+
+
+def _doc(file: str, text: str, loaded: LoadedYaml) -> SourceDoc:
+    return SourceDoc(file, text.splitlines(), loaded.data, loaded.source_map)
+
+
+def _yaml_problems(doc: SourceDoc, loaded: LoadedYaml, reporter: Reporter) -> None:
+    for problem in loaded.problems:
+        related: tuple[RelatedInformation, ...] = ()
+        if problem.other is not None:
+            related = (related_at(doc, problem.other, "first given here"),)
+        reporter.emit_span(
+            doc,
+            problem.span,
+            _YAML_CODES[problem.kind],
+            problem.message,
+            problem.path,
+            related=related,
+        )
+
+
+def validate_text(
+    text: str, path: Path, context: ValidationContext | None = None, kind: Kind | None = None
+) -> ValidationResult:
+    """Validate one file's text; never raises on any input."""
+    ctx = context or ValidationContext()
+    file = str(path)
+    if ctx.incremental:  # the server's cache; `check` parses each file once and never needs it
+        from holodeck_lsp.validation.yaml.incremental import load_yaml_incremental
+
+        loaded = load_yaml_incremental(text)
+    else:
+        loaded = load_yaml(text)
+    doc = _doc(file, text, loaded)
+    reporter = Reporter(loaded.data, _same_doc(doc))
+    reporter.by_file[file] = []
+    _yaml_problems(doc, loaded, reporter)
+    chosen = kind or detect_kind(path, loaded.data)
+    result = ValidationResult(file, chosen, reporter.by_file)
+    if not loaded.parsed:
+        return _finish(result, ctx)
+    if chosen == "config":
+        _validate_config_doc(doc, reporter)
+    elif chosen == "test-cases":
+        _validate_cases_doc(doc, reporter, path, ctx)
+    else:
+        _validate_agent(doc, reporter, path, ctx, result)
+    return _finish(result, ctx)
+
+
+def _finish(result: ValidationResult, ctx: ValidationContext) -> ValidationResult:
+    overrides = ctx.severity_overrides
+    for file, diagnostics in result.by_file.items():
+        adjusted = []
+        for d in diagnostics:
+            if d.code in overrides:
+                severity = overrides[d.code]
+                if severity is None:
+                    continue
+                d = Diagnostic(d.range, severity, d.code, d.message, d.path, d.related, d.data)
+            adjusted.append(d)
+        result.by_file[file] = sorted(set(adjusted), key=Diagnostic.sort_key)
+    return result
+
+
+def _not_a_mapping(doc: SourceDoc, reporter: Reporter, what: str) -> None:
+    reporter.emit_span(
+        doc,
+        Span(0, 0, 0, doc.line_end(0)),
+        "HL004",
+        f"the top level of {what} must be a mapping, not {type(doc.data).__name__}",
+    )
+
+
+def _validate_config_doc(doc: SourceDoc, reporter: Reporter) -> None:
+    if doc.data is None:
+        return
+    if not isinstance(doc.data, dict):
+        _not_a_mapping(doc, reporter, "a config file")
+        return
+    try:
+        GlobalConfig.model_validate(doc.data)
+    except ValidationError as exc:
+        report_validation_error(exc, GlobalConfig, doc.data, reporter)
+
+
+def _cases_payload(data: Any) -> tuple[Any, YPath]:
+    if isinstance(data, dict) and "test_cases" in data:
+        return data["test_cases"], ("test_cases",)
+    return data, ()
+
+
+def _validate_cases_doc(
+    doc: SourceDoc, reporter: Reporter, path: Path, ctx: ValidationContext
+) -> None:
+    if not doc.data:
+        return
+    cases, prefix = _cases_payload(doc.data)
+    # Report paths as `test_cases[i]` whatever the file's own shape.
+    reporter.route = lambda p: (doc, prefix + p[1:] if p and p[0] == "test_cases" else p)
+    logical = {"test_cases": cases}
+    reporter.logical = logical
+    if not isinstance(cases, list):
+        reporter.emit_span(
+            doc,
+            Span(0, 0, 0, doc.line_end(0)),
+            "HL602",
+            "a test-case file holds a list of test cases, or a mapping with a 'test_cases:' list",
+        )
+        return
+    try:
+        TestCasesFile.model_validate(logical)
+    except ValidationError as exc:
+        report_validation_error(exc, TestCasesFile, logical, reporter)
+    lint_test_cases(logical, reporter, path.parent, ctx, tool_names=None)
+
+
+def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, LoadedYaml] | None:
+    text = ctx.read(file)
+    if text is None:
+        return None
+    loaded = load_yaml(text)
+    return _doc(str(file), text, loaded), loaded
+
+
+def _unknown_stores(
+    references: list[tuple[int, str]],
+    merged: dict[str, Any],
+    configs: list[ConfigFile],
+    reporter: Reporter,
+) -> None:
+    """HoloDeck runs a tool whose `database:` names no known vector store in memory."""
+    names = store_names(configs)
+    for index, name in references:
+        if name in names or isinstance(merged["tools"][index].get("database"), dict):
+            continue  # resolved (or left by a `${VAR}` the merge could not judge)
+        if names:
+            where = " or ".join(sorted({c.path.name for c in configs}))
+            message = f"no vector store {name!r} in {where} (it has {', '.join(names)})"
+        else:
+            message = f"no config.yaml defines vector store {name!r}"
+        message += "; HoloDeck falls back to in-memory storage"
+        guess = did_you_mean(name, names)
+        message += f"; did you mean {guess!r}?" if guess else ""
+        reporter.emit(
+            ("tools", index, "database"),
+            "HL606",
+            message,
+            data={"replace_value": guess} if guess else None,
+        )
+
+
+def _why_unreadable(file: Path) -> str:
+    """Why a referenced file could not be read, said the way a user fixes it."""
+    try:
+        if file.is_dir():
+            return "is a folder, not a file"
+        if not file.exists():
+            return "not found"
+        file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return f"is not UTF-8 text (byte {exc.start} cannot be decoded)"
+    except (OSError, ValueError) as exc:  # a NUL byte or an over-long name, permissions
+        return f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    return "cannot be read"
+
+
+def _validate_agent(
+    doc: SourceDoc,
+    reporter: Reporter,
+    path: Path,
+    ctx: ValidationContext,
+    result: ValidationResult,
+) -> None:
+    raw = doc.data if doc.data is not None else {}
+    if not isinstance(raw, dict):
+        _not_a_mapping(doc, reporter, "an agent file")
+        return
+    logical = _copy_for_merge(raw)
+    reporter.logical = logical
+    configs = _load_configs(path.parent, ctx, reporter, result)
+    if any(c.broken for c in configs):
+        for c in configs:
+            if c.broken:
+                reporter.emit(
+                    (),
+                    "HL604",
+                    f"{c.path.name} next to this agent has errors; HoloDeck "
+                    "will not load the agent until they are fixed",
+                    part="anchor",
+                    related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
+                )
+    references = store_references(logical)
+    reporter.origins = merge_config(logical, [c for c in configs if not c.broken])
+    if not any(c.broken for c in configs):
+        _unknown_stores(references, logical, configs, reporter)
+    cases_doc = _attach_test_cases_file(logical, doc, reporter, path, ctx, result)
+    if cases_doc is not None:
+        cases_source, prefix = cases_doc
+        reporter.route = lambda p: (
+            (cases_source, prefix + p[1:]) if p and p[0] == "test_cases" else (doc, p)
+        )
+    # HoloDeck reads a subagent's prompt_file while it loads (from the project folder).
+    context = {AGENT_DIR_CONTEXT_KEY: str(path.parent)}
+    try:
+        result.agent = agent_model_for(logical).model_validate(logical, context=context)
+    except ValidationError as exc:
+        report_validation_error(exc, Agent, logical, reporter)
+    lint_agent(logical, reporter, path.parent, ctx)
+
+
+_AGENT_VARIANTS: dict[frozenset[str], type[Agent]] = {}
+
+
+def agent_model_for(data: dict[str, Any]) -> type[Agent]:
+    """`Agent` with the sections ``data`` lacks typed `Any`.
+
+    An absent section is never validated, so the verdict is the same; but building the
+    validators of every section costs more than a pre-commit hook's whole budget, and this
+    way `check` builds only those of the sections a file has.
+    """
+    present = frozenset(k for k in data if k in Agent.model_fields)
+    model = _AGENT_VARIANTS.get(present)
+    if model is None:
+        absent: dict[str, Any] = {
+            name: (Any, ... if info.is_required() else None)
+            for name, info in Agent.model_fields.items()
+            if name not in present
+        }
+        model = create_model("Agent", __base__=Agent, **absent)
+        _AGENT_VARIANTS[present] = model
+    return model
+
+
+def _same_doc(doc: SourceDoc) -> Callable[[YPath], tuple[SourceDoc, YPath]]:
+    return lambda path: (doc, path)
+
+
+def _copy_tree(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(v) for v in value]
+    return value
+
+
+def _copy_for_merge(raw: dict[str, Any]) -> dict[str, Any]:
+    """A copy the config merge may change; test cases, the bulk of a file, are shared."""
+    return {k: v if k == "test_cases" else _copy_tree(v) for k, v in raw.items()}
+
+
+def _load_configs(
+    agent_dir: Path, ctx: ValidationContext, reporter: Reporter, result: ValidationResult
+) -> list[ConfigFile]:
+    """The user config, then the project config: each validated in its own file."""
+    out = []
+    for folder in (ctx.user_config_dir, agent_dir):
+        found = find_config(folder) if folder is not None else None
+        if found is None:
+            continue
+        side = _load_side_file(found, ctx)
+        if side is None:  # HoloDeck refuses the agent when its config cannot be read
+            reporter.emit(
+                (),
+                "HL604",
+                f"{found} cannot be read as UTF-8 text; HoloDeck will not load the agent",
+                part="anchor",
+            )
+            continue
+        cdoc, loaded = side
+        side_reporter = Reporter(loaded.data, _same_doc(cdoc))
+        side_reporter.by_file[cdoc.file] = []
+        _yaml_problems(cdoc, loaded, side_reporter)
+        if loaded.parsed:
+            _validate_config_doc(cdoc, side_reporter)
+        diagnostics = side_reporter.by_file[cdoc.file]
+        broken = any(d.severity == Severity.ERROR for d in diagnostics)
+        reporter.by_file[cdoc.file] = diagnostics
+        result.referenced.append(cdoc.file)
+        data = loaded.data if isinstance(loaded.data, dict) else {}
+        out.append(ConfigFile(found, cdoc, data, broken))
+    return out
+
+
+def _attach_test_cases_file(
+    logical: dict[str, Any],
+    doc: SourceDoc,
+    reporter: Reporter,
+    path: Path,
+    ctx: ValidationContext,
+    result: ValidationResult,
+) -> tuple[SourceDoc, YPath] | None:
+    ref = logical.pop("test_cases_file", None)
+    if ref is None:
+        return None
+    where = ("test_cases_file",)
+    if logical.get("test_cases") is not None:
+        reporter.emit(
+            where, "HL109", "give either 'test_cases' or 'test_cases_file', not both", part="key"
+        )
+        return None
+    if isinstance(ref, str) and "${" in ref:
+        return None  # which file is read is known only once the variable is set
+    if not isinstance(ref, str) or not ref.strip():
+        reporter.emit(where, "HL103", "test_cases_file must be a non-empty path")
+        return None
+    target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
+    side = _load_side_file(target, ctx)
+    if side is None:
+        reason = _why_unreadable(target)
+        reporter.emit(where, "HL601", f"test_cases_file {ref!r} {reason} (looked for {target})")
+        return None
+    cases_doc, loaded = side
+    result.referenced.append(cases_doc.file)
+    side_reporter = Reporter(loaded.data, _same_doc(cases_doc))
+    reporter.by_file.setdefault(cases_doc.file, [])
+    side_reporter.by_file = reporter.by_file
+    _yaml_problems(cases_doc, loaded, side_reporter)
+    if not loaded.parsed:
+        reporter.emit(where, "HL602", f"test_cases_file {ref!r} is not valid YAML")
+        return None
+    if not loaded.data:  # an empty file is an empty suite
+        logical["test_cases"] = []
+        return None
+    cases, prefix = _cases_payload(loaded.data)
+    if not isinstance(cases, list):
+        reporter.emit(
+            where,
+            "HL602",
+            f"test_cases_file {ref!r} must hold a list of test "
+            "cases (or a mapping with a 'test_cases:' list)",
+        )
+        return None
+    logical["test_cases"] = cases
+    return cases_doc, prefix
+
+
+__all__ = [
+    "Kind",
+    "SourceMap",
+    "ValidationContext",
+    "ValidationResult",
+    "detect_kind",
+    "validate_text",
+]

@@ -1,0 +1,1 @@
+"""YAML text -> data with positions: the full and incremental loaders, the source map."""

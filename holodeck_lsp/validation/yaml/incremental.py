@@ -1,0 +1,258 @@
+"""Parse a large suite one test case at a time, re-using the cases an edit did not touch.
+
+The language server validates on every keystroke; parsing a 1,000-case suite whole
+takes most of a second, while an edit changes one case. A block list of test cases
+(`test_cases:` followed by `- ` items, or a file that is such a list) is cut at its
+items; each item is parsed on its own and cached by its text, and the rest of the file
+is parsed with the items' lines blanked. The result is the same data, problems and
+positions as a whole parse (a property test holds the two together); anything this
+cutting cannot promise that for (anchors, merge keys, tabs, several documents, flow
+lists) is parsed whole.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from holodeck_lsp.validation.yaml.loader import (
+    LoadedYaml,
+    YamlProblem,
+    fast_reader_accepts,
+    load_yaml,
+)
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap, Span
+
+MIN_LINES = 400  # below this a whole parse is fast enough
+_CACHE_SIZE = 8192
+_LIST_KEY = re.compile(r"^test_cases:[ ]*(?:#.*)?$", re.MULTILINE)
+_FIRST_CONTENT = re.compile(r"^( *)(\S)", re.MULTILINE)
+_BLANK = re.compile(r"[ ]*(#.*)?")
+_NODE_PROPERTY_AFTER = " \t\n[{,:-"
+
+
+def _unsafe(text: str) -> bool:
+    """Whether the text uses what cutting cannot keep whole: anchors, aliases, tags,
+    merge keys, tabs, or several documents."""
+    if "\t" in text or "<<" in text or text.startswith(("---", "...", "%")):
+        return True
+    if "\n---" in text or "\n..." in text or "\n%" in text:
+        return True
+    for mark in "&*!":
+        at = text.find(mark)
+        while at != -1:
+            before = text[at - 1] if at else "\n"
+            after = text[at + 1 : at + 2]
+            if before in _NODE_PROPERTY_AFTER and (after.isalnum() or after in "_<!"):
+                return True
+            at = text.find(mark, at + 1)
+    return False
+
+
+@dataclass(frozen=True)
+class _Item:
+    ok: bool
+    data: Any
+    nodes: dict[Path, NodeInfo]  # lines relative to the item's first line
+    problems: tuple[YamlProblem, ...]
+
+
+_cache: OrderedDict[str, _Item] = OrderedDict()
+
+
+def _shift_span(span: Span | None, lines: int) -> Span | None:
+    if span is None:
+        return None
+    return Span(span.line + lines, span.col, span.end_line + lines, span.end_col)
+
+
+def _shift(info: NodeInfo, lines: int) -> NodeInfo:
+    return NodeInfo(
+        _shift_span(info.key, lines),
+        _shift_span(info.value, lines) or info.value,
+        info.kind,
+        info.style,
+    )
+
+
+class ChunkedSourceMap(SourceMap):
+    """A head map plus one map per list item, each kept in its own item's line numbers."""
+
+    def __init__(
+        self, head: dict[Path, NodeInfo], prefix: Path, items: list[tuple[int, _Item]]
+    ) -> None:
+        super().__init__(head)
+        self._prefix = prefix
+        self._items = items
+        self._starts = [start for start, _ in items]
+
+    def _split(self, path: Path) -> tuple[int, Path] | None:
+        n = len(self._prefix)
+        if len(path) > n and path[:n] == self._prefix:
+            index = path[n]
+            if (
+                isinstance(index, int)
+                and not isinstance(index, bool)
+                and (0 <= index < len(self._items))
+            ):
+                return index, (0, *path[n + 1 :])
+        return None
+
+    def get(self, path: Path) -> NodeInfo | None:
+        inside = self._split(path)
+        if inside is None:
+            return self._nodes.get(path)
+        start, item = self._items[inside[0]]
+        info = item.nodes.get(inside[1])
+        return _shift(info, start) if info is not None else None
+
+    def paths(self) -> list[Path]:
+        out = list(self._nodes)
+        for index, (_, item) in enumerate(self._items):
+            out.extend((*self._prefix, index, *rel[1:]) for rel in item.nodes if rel)
+        return out
+
+    def path_at(self, line: int, col: int) -> Path | None:
+        index = bisect_right(self._starts, line) - 1
+        if index >= 0:
+            start, item = self._items[index]
+            best: Path | None = None
+            for rel, info in item.nodes.items():
+                if not rel:
+                    continue
+                shifted = _shift(info, start)
+                hit = shifted.value.contains(line, col) or (
+                    shifted.key is not None and shifted.key.contains(line, col)
+                )
+                if hit and (best is None or len(rel) > len(best)):
+                    best = rel
+            if best is not None:
+                return (*self._prefix, index, *best[1:])
+        return super().path_at(line, col)
+
+
+def _parse_item(text: str) -> _Item:
+    cached = _cache.get(text)
+    if cached is not None:
+        _cache.move_to_end(text)
+        return cached
+    loaded = load_yaml(text)
+    ok = loaded.parsed and isinstance(loaded.data, list) and len(loaded.data) == 1
+    item = _Item(
+        ok, loaded.data[0] if ok else None, dict(loaded.source_map._nodes), tuple(loaded.problems)
+    )
+    _cache[text] = item
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return item
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _cut(text: str) -> tuple[Path, list[int], int] | None:
+    """(list path, item start lines, end line) of the suite's block list, if it has one."""
+    key = _LIST_KEY.search(text)
+    begin = key.end() if key is not None else 0
+    first = _FIRST_CONTENT.search(text, begin)
+    while first is not None and first.group(2) == "#":
+        first = _FIRST_CONTENT.search(text, first.end())
+    if first is None or first.group(2) != "-":
+        return None
+    indent = len(first.group(1))
+    if key is None and (indent != 0 or text[: first.start()].strip(" \n#") != ""):
+        return None
+    # An item starts with "-" at the list's indentation; the list ends at the first other
+    # line indented no deeper (comments and blank lines belong to the item above).
+    item = re.compile(rf"^ {{{indent}}}-(?: |$)", re.MULTILINE)
+    stop = re.compile(rf"^(?! {{{indent}}}-(?: |$)) {{0,{indent}}}[^ #\n]", re.MULTILINE)
+    ending = stop.search(text, first.start())
+    limit = ending.start() if ending is not None else len(text)
+    line = text.count("\n", 0, first.start())
+    starts, last = [], first.start()
+    for match in item.finditer(text, first.start(), limit):
+        line += text.count("\n", last, match.start())
+        last = match.start()
+        starts.append(line)
+    if len(starts) < 2:
+        return None
+    end = text.count("\n", 0, limit) if ending is not None else text.count("\n") + 1
+    if key is None and ending is not None:
+        return None  # text after a top-level list: only a whole parse can judge it
+    return (("test_cases",) if key is not None else ()), starts, end
+
+
+def load_yaml_incremental(text: str) -> LoadedYaml:
+    """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
+    if text.count("\n") < MIN_LINES or _unsafe(text):
+        return load_yaml(text)
+    cut = _cut(text)
+    if cut is None:
+        return load_yaml(text)
+    lines = text.split("\n")
+    prefix, starts, end = cut
+    bounds = list(zip(starts, [*starts[1:], end], strict=True))
+    items = [(a, _parse_item("\n".join(lines[a:b]) + "\n")) for a, b in bounds]
+    head_lines = list(lines)
+    head_lines[starts[0] : end] = [""] * (end - starts[0])
+    head = load_yaml("\n".join(head_lines)) if prefix else None
+    if head is not None and not (
+        head.parsed and isinstance(head.data, dict) and head.data.get("test_cases") is None
+    ):
+        return load_yaml(text)
+    broken = next(((start, item) for start, item in items if not item.ok), None)
+    if broken is not None:
+        start, item = broken
+        syntax = item.problems and all(p.kind in ("syntax", "tab") for p in item.problems)
+        if not syntax or fast_reader_accepts(text):
+            return load_yaml(text)
+        # The whole text does not parse either: report the broken case's own error (an
+        # unclosed quote is shown at the end of its case, not of the file) rather than
+        # re-reading a large file a second time with the slower reader on every keystroke.
+        problems = [
+            YamlProblem(p.kind, _shift_span(p.span, start) or p.span, p.message)
+            for p in item.problems
+        ]
+        return LoadedYaml(None, SourceMap({}), problems, parsed=False)
+    data_items = [item.data for _, item in items]
+    head_nodes: dict[Path, NodeInfo] = dict(head.source_map._nodes) if head else {}
+    last_start, last = items[-1]
+    last_end = _shift(last.nodes[()], last_start).value
+    first_dash = Span(starts[0], _indent(lines[starts[0]]), last_end.end_line, last_end.end_col)
+    key = head_nodes[prefix].key if prefix and prefix in head_nodes else None
+    head_nodes[prefix] = NodeInfo(key, first_dash, "sequence", None)
+    if head is not None and () in head_nodes and prefix:
+        root = head_nodes[()]
+        head_nodes[()] = NodeInfo(
+            root.key,
+            Span(
+                root.value.line,
+                root.value.col,
+                max(root.value.end_line, last_end.end_line),
+                root.value.end_col,
+            ),
+            "mapping",
+            None,
+        )
+    problems = list(head.problems) if head else []
+    for index, (start, item) in enumerate(items):
+        for p in item.problems:
+            path = (*prefix, index, *p.path[1:]) if p.path else prefix
+            problems.append(
+                YamlProblem(
+                    p.kind,
+                    _shift_span(p.span, start) or p.span,
+                    p.message,
+                    path,
+                    _shift_span(p.other, start),
+                )
+            )
+    data: Any = data_items
+    if head is not None:
+        data = dict(head.data)
+        data["test_cases"] = data_items
+    return LoadedYaml(data, ChunkedSourceMap(head_nodes, prefix, items), problems)
