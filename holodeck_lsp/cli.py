@@ -219,6 +219,12 @@ def run(
             "--isolate-mcp", help="Start MCP servers per test case instead of once per run."
         ),
     ] = False,
+    reingest: Annotated[
+        bool,
+        typer.Option(
+            "--reingest", help="Embed every document again, ignoring the embeddings cache."
+        ),
+    ] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
     from holodeck_lsp.runner.command import RunOptions
@@ -239,6 +245,7 @@ def run(
         quiet=quiet,
         user_config=not no_user_config,
         isolate_mcp=isolate_mcp,
+        reingest=reingest,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 

@@ -77,6 +77,7 @@ class RunOptions:
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
+    reingest: bool = False  # embed documents again, ignoring the embeddings cache
 
 
 class UsageError(Exception):
@@ -340,7 +341,9 @@ def _run(
     settings = EngineSettings(
         suite.folder, suite.graders, parallelism, judges, options.grader_timeout
     )
-    context = ToolContext(suite.folder, env, isolate_mcp=options.isolate_mcp)
+    context = ToolContext(
+        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+    )
     start = time.perf_counter()
     try:
         done = asyncio.run(

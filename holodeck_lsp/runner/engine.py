@@ -80,6 +80,8 @@ class _CaseRun:
         self.turns: list[TurnResult] = []  # finished turns, kept when the run stops early
         self.timestamp = now_iso()
         self.start = time.perf_counter()
+        # What the retrieval tools gave back in this case so far, in call order.
+        self.retrieved: list[str] = []
 
     def outcome(self, stopped: str | None = None) -> CaseOutcome:
         """The case's result from its finished turns; with ``stopped``, the turns that did
@@ -91,6 +93,14 @@ class _CaseRun:
         build = roll_up_case if self.case.multi_turn else _single
         result = build(self.case.name, turns, self.processed, elapsed, self.timestamp)
         return CaseOutcome(self.case, result, self.execution_errors)
+
+    def _retrieval_context(self, turn: PlannedTurn, reply: Reply) -> list[str] | None:
+        """The turn's own `retrieval_context`, else everything retrieved in the case so
+        far, this turn's results included (RAG metrics judge the accumulated context)."""
+        self.retrieved.extend(reply.retrieval)
+        if turn.retrieval_context:
+            return turn.retrieval_context
+        return list(self.retrieved) or None
 
     async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
         if self.stop_reason is not None or session is None:
@@ -118,7 +128,7 @@ class _CaseRun:
                 reply.text,
                 turn.ground_truth,
                 calls,
-                turn.retrieval_context,
+                self._retrieval_context(turn, reply),
                 index,
                 self.case.name,
                 turn.turn_config,

@@ -1,5 +1,6 @@
 """A model service on 127.0.0.1 that speaks the OpenAI Chat Completions and Anthropic
-Messages protocols, answering from a script: replies, tool calls, delays, 429s, 5xxs, hangs.
+Messages protocols, answering from a script: replies, tool calls, delays, 429s, 5xxs, hangs;
+and OpenAI's `/embeddings`, with deterministic vectors (`fake_embeddings`).
 
 Standard library only, so the tests need nothing but the runner's own dependencies.
 """
@@ -13,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.runner.fake_embeddings import embeddings_payload
 
 
 @dataclass
@@ -213,6 +216,9 @@ class FakeModelServer:
                     request_id = server._count
                     server.requests.append((self.path, dict(self.headers.items()), body))
                     server._arrived.notify_all()
+                if self.path.split("?")[0].endswith("/embeddings"):
+                    self._send(200, json.dumps(embeddings_payload(body)).encode(), {})
+                    return
                 action = server.script(self.path, body)
                 if isinstance(action, Drop):
                     self.close_connection = True

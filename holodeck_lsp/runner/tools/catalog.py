@@ -13,6 +13,7 @@ from holodeck_lsp.runner.tools.base import ToolKind
 from holodeck_lsp.runner.tools.box import ToolBox
 from holodeck_lsp.runner.tools.functions import FunctionKind
 from holodeck_lsp.runner.tools.mcp import McpServerKind
+from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds
 
 
 @dataclass
@@ -26,7 +27,12 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
     kinds: list[ToolKind] = []
     warnings: list[str] = []
     problems: list[str] = []
+    retrieval = RetrievalKinds(agent)
     for tool in agent.tools or []:
+        searcher = retrieval.make(tool)
+        if searcher is not None:
+            kinds.append(searcher)
+            continue
         if isinstance(tool, FunctionTool):
             try:
                 fn = load_function(folder / tool.file, tool.function, folder)

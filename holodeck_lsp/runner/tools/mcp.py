@@ -252,7 +252,8 @@ class McpServerKind:
         text = "\n".join(parts)
         if getattr(result, "is_error", False):
             return ToolOutput(text, error=text or "the server reported an error")
-        return ToolOutput(text, retrieval=[p for p in parts if p] if self.is_retrieval else None)
+        # One passage per call, as for the other retrieval tools.
+        return ToolOutput(text, retrieval=[text] if self.is_retrieval and text else None)
 
     async def close(self) -> None:
         self._stop.set()

@@ -313,7 +313,7 @@ def test_retrieval_servers_hand_their_text_over_as_retrieval_chunks(tmp_path: Pa
         )
     assert code == 0, err
     (line,) = recording.read_text().splitlines()
-    assert json.loads(line)["reply"]["retrieval"] == ["tea passage one", "tea passage two"]
+    assert json.loads(line)["reply"]["retrieval"] == ["tea passage one\ntea passage two"]
 
 
 def test_websocket_servers_are_skipped_with_a_warning(tmp_path: Path) -> None:

@@ -1,0 +1,190 @@
+"""Embeddings through the agent's provider: OpenAI-compatible `/embeddings` (OpenAI, an
+`endpoint:`, Ollama's `/v1`), Azure OpenAI deployments. Batched, sent concurrently,
+cached on disk.
+
+As HoloDeck does, one embedding model serves every tool of an agent: the tools'
+`embedding_model` (they must agree), else `text-embedding-3-small`
+(`nomic-embed-text:latest` on Ollama); an Anthropic agent embeds with its
+`embedding_provider`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
+from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
+from holodeck_lsp.runner.backends.base import TurnFailure
+from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
+from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
+
+# Lengths of the vectors of well-known models; others are learnt from the first reply.
+KNOWN_DIMENSIONS = {
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+    "nomic-embed-text": 768,
+    "nomic-embed-text:latest": 768,
+    "mxbai-embed-large": 1024,
+    "snowflake-arctic-embed": 1024,
+}
+BATCH_SIZE = 64  # texts per request
+CONCURRENCY = 4  # requests in flight
+DEFAULT_AZURE_API_VERSION = "2024-10-21"
+
+
+class EmbeddingError(Exception):
+    """Embeddings cannot be had: no provider, refused key, wrong vector length, ..."""
+
+
+@dataclass(frozen=True)
+class EmbeddingTarget:
+    url: str
+    headers: dict[str, str]
+    model: str
+    provider: str
+
+
+def agent_embedding_model(agent: Agent) -> str:
+    """The one embedding model of the agent's tools; conflicting choices are an error."""
+    chosen = {
+        t.name: t.embedding_model
+        for t in agent.tools or []
+        if isinstance(t, (VectorstoreTool, HierarchicalDocumentTool)) and t.embedding_model
+    }
+    models = sorted(set(chosen.values()))
+    if len(models) > 1:
+        listed = ", ".join(f"{name}={model}" for name, model in sorted(chosen.items()))
+        raise EmbeddingError(
+            f"the tools name different embedding models ({listed}); one embedding model "
+            "serves every tool of an agent, as in HoloDeck"
+        )
+    if models:
+        return models[0]
+    provider = embedding_provider(agent)
+    if provider is not None and provider.provider is ProviderEnum.OLLAMA:
+        return "nomic-embed-text:latest"
+    return "text-embedding-3-small"
+
+
+def embedding_provider(agent: Agent) -> LLMProvider | None:
+    if agent.model.provider is ProviderEnum.ANTHROPIC:
+        return agent.embedding_provider
+    return agent.model
+
+
+def _key(model: LLMProvider, env: Mapping[str, str], variable: str) -> str | None:
+    if model.api_key is not None:
+        return model.api_key.get_secret_value()
+    return env.get(variable)
+
+
+def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
+    name = agent_embedding_model(agent)
+    model = embedding_provider(agent)
+    if model is None or model.provider is ProviderEnum.ANTHROPIC:
+        raise EmbeddingError(
+            "Anthropic has no embeddings API: set embedding_provider (openai, azure_openai "
+            "or ollama) to embed the documents"
+        )
+    if model.provider is ProviderEnum.AZURE_OPENAI:
+        key = _key(model, env, "AZURE_OPENAI_API_KEY")
+        if not key:
+            raise EmbeddingError("no API key: set api_key or AZURE_OPENAI_API_KEY")
+        version = model.api_version or env.get("OPENAI_API_VERSION") or DEFAULT_AZURE_API_VERSION
+        base = str(model.endpoint).rstrip("/")
+        url = f"{base}/openai/deployments/{name}/embeddings?api-version={version}"
+        return EmbeddingTarget(url, {"api-key": key}, name, "azure_openai")
+    if model.provider is ProviderEnum.OLLAMA:
+        base = model.endpoint or env.get("OLLAMA_HOST") or "http://localhost:11434"
+        base = (base if "://" in base else "http://" + base).rstrip("/")
+        if not base.endswith("/v1"):
+            base += "/v1"
+        key = _key(model, env, "OLLAMA_API_KEY")
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return EmbeddingTarget(base + "/embeddings", headers, name, "ollama")
+    base = (model.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+    key = _key(model, env, "OPENAI_API_KEY")
+    if not key and model.endpoint is None and "OPENAI_BASE_URL" not in env:
+        raise EmbeddingError("no API key: set model.api_key or OPENAI_API_KEY")
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return EmbeddingTarget(base + "/embeddings", headers, name, "openai")
+
+
+def _vectors(data: dict[str, Any], count: int) -> list[list[float]]:
+    items = data.get("data")
+    if not isinstance(items, list) or len(items) != count:
+        raise EmbeddingError(f"the embeddings service sent {str(data)[:200]!r}")
+    ordered = sorted(items, key=lambda item: int(item.get("index", 0)))
+    try:
+        return [[float(x) for x in item["embedding"]] for item in ordered]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EmbeddingError(f"malformed embedding in the reply: {exc}") from None
+
+
+class Embedder:
+    """Texts to vectors; `requests` counts the calls made to the service."""
+
+    def __init__(
+        self,
+        target: EmbeddingTarget,
+        cache: EmbeddingCache | None,
+        *,
+        reingest: bool = False,
+        policy: RetryPolicy | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.target = target
+        self.cache = cache
+        self.reingest = reingest  # embed again, ignoring what the cache holds
+        self.requests = 0
+        tls = not target.url.startswith("http:")
+        self._client = JsonClient(target.headers, policy, CONCURRENCY, tls=tls, env=env)
+
+    def dimensions(self, configured: int | None) -> int | None:
+        """The vector length: configured, else the model's known one, else learnt."""
+        return configured or KNOWN_DIMENSIONS.get(self.target.model)
+
+    async def _request(self, texts: list[str], dimensions: int | None) -> list[list[float]]:
+        body: dict[str, Any] = {"model": self.target.model, "input": texts}
+        if dimensions is not None and self.target.model.startswith("text-embedding-3"):
+            body["dimensions"] = dimensions  # only these models can shorten their vectors
+        self.requests += 1
+        try:
+            data = await self._client.post(self.target.url, body)
+        except TurnFailure as exc:
+            raise EmbeddingError(f"{self.target.url}: {exc}") from None
+        return _vectors(data, len(texts))
+
+    async def embed(self, texts: Sequence[str], configured: int | None = None) -> list[list[float]]:
+        """One vector per text, in order; raises EmbeddingError on a wrong length."""
+        dimensions = self.dimensions(configured)
+        model, size = self.target.model, dimensions or 0
+        cached: list[list[float] | None] = [None] * len(texts)
+        if self.cache is not None and not self.reingest:
+            cached = self.cache.get(model, size, texts)
+        missing = sorted({t for t, v in zip(texts, cached, strict=True) if v is None})
+        batches = [missing[i : i + BATCH_SIZE] for i in range(0, len(missing), BATCH_SIZE)]
+        results = await asyncio.gather(*(self._request(b, dimensions) for b in batches))
+        fresh: dict[str, list[float]] = {}
+        for batch, vectors in zip(batches, results, strict=True):
+            fresh.update(zip(batch, vectors, strict=True))
+        lengths = {len(v) for v in fresh.values()}
+        if dimensions is not None and lengths - {dimensions}:
+            got = sorted(lengths - {dimensions})[0]
+            raise EmbeddingError(
+                f"model '{model}' sent vectors of {got} dimensions, expected {dimensions}: "
+                f"set embedding_dimensions: {got}"
+            )
+        if fresh and self.cache is not None:
+            self.cache.put(model, size, list(fresh), list(fresh.values()))
+        return [v if v is not None else fresh[t] for t, v in zip(texts, cached, strict=True)]
+
+    async def close(self) -> None:
+        await self._client.close()
+        if self.cache is not None:
+            self.cache.close()

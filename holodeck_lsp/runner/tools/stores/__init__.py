@@ -1,0 +1,1 @@
+"""Where a vector store tool keeps its vectors: one class per database, one interface."""
