@@ -197,6 +197,13 @@ def run(
     replay: Annotated[
         Path | None, typer.Option(help="Answer every turn from a recorded JSONL file, offline.")
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Finish an interrupted run: recorded exchanges are replayed, the rest run "
+            "live; recorded into this file again (or --record)."
+        ),
+    ] = None,
     output: Annotated[
         list[Path] | None,
         typer.Option("--output", "-o", help="Report file: .json, .md or .xml. Repeatable."),
@@ -236,6 +243,7 @@ def run(
         parallel=parallel,
         llm_timeout=llm_timeout,
         grader_timeout=grader_timeout,
+        resume=resume,
         record=record,
         replay=replay,
         outputs=list(output or []),

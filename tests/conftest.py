@@ -1,16 +1,18 @@
-"""Shared test helpers: where fixtures and the real-world corpus live."""
+"""Shared test helpers: where fixtures and the vendored real-world corpus live."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
-SHARED = Path(os.environ.get("HOLODECK_SHARED", REPO.parent / "shared"))
-CORPUS = SHARED / "corpus" / "real"
+# Upstream files vendored verbatim with their licences (tests/data/README.md): the suite
+# reads nothing outside the repository.
+VENDORED = REPO / "tests" / "data"
+CORPUS = VENDORED / "corpus" / "real"
+HOLODECK_SCHEMA = VENDORED / "reference" / "holodeck-agent.schema.json"
 
 
 @pytest.fixture(autouse=True)

@@ -39,13 +39,9 @@ def import_grader(
     """Import ``spec`` in a fresh interpreter and report what happened."""
     import subprocess  # only here: `check` without --import-graders never needs it
 
-    command = [
-        python or sys.executable,
-        "-c",
-        _PROBE,
-        json.dumps([str(p) for p in first_on_path]),
-        spec,
-    ]
+    # Absolute: the child runs in the first folder, where a relative path means another place.
+    folders = [p.resolve() for p in first_on_path]
+    command = [python or sys.executable, "-c", _PROBE, json.dumps([str(p) for p in folders]), spec]
     try:
         done = subprocess.run(
             command,
@@ -53,7 +49,7 @@ def import_grader(
             text=True,
             timeout=timeout,
             stdin=subprocess.DEVNULL,
-            cwd=str(first_on_path[0]) if first_on_path else None,
+            cwd=str(folders[0]) if folders else None,
         )
     except subprocess.TimeoutExpired:
         return ImportOutcome("timeout", f"importing the grader took longer than {timeout:g} s")

@@ -30,7 +30,9 @@ from holodeck_lsp.runner.exchange import (
     ReplayBackend,
     ReplayFileError,
     ReplayMiss,
+    Table,
     TimedBackend,
+    load_replay,
 )
 from holodeck_lsp.runner.interrupts import Interrupts
 from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, tool_line
@@ -51,6 +53,7 @@ from holodeck_lsp.runner.report import (
     suite_digest,
 )
 from holodeck_lsp.runner.reports import renderer_for, write_reports
+from holodeck_lsp.runner.resume import ResumeBackend, complete_cases
 from holodeck_lsp.runner.selection import parse_shard, select
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
 from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
@@ -75,6 +78,7 @@ class RunOptions:
     quiet: bool = False
     user_config: bool = True
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT
+    resume: Path | None = None  # the recording of an interrupted run to finish
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
     reingest: bool = False  # embed documents again, ignoring the embeddings cache
@@ -118,6 +122,8 @@ def _print_config_error(error: ConfigError, err: TextIO) -> None:
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
     if options.record is not None and options.replay is not None:
         raise UsageError("--record and --replay cannot be used together")
+    if options.resume is not None and options.replay is not None:
+        raise UsageError("--resume and --replay cannot be used together")
     for path in options.outputs:
         try:
             renderer_for(path)
@@ -151,6 +157,8 @@ def _backend(
     parallelism: int,
     err: TextIO,
     env: Mapping[str, str],
+    cases: list[PlannedCase],
+    resumed: Table | None,
 ) -> tuple[Backend, Recorder | None, ToolBox | None]:
     """The backend (timed, recording or replaying) and the tools the run must start."""
     agent = suite.agent
@@ -162,10 +170,26 @@ def _backend(
         err.write(f"warning: {warning}\n")
     timeout, setting = _turn_limit(agent, options)
     backend: Backend = TimedBackend(plan.backend, timeout, setting)
+    if resumed is not None:
+        recorder = Recorder(who)
+        table = resumed
+        turns = {case.label: len(case.turns) for case in cases}
+        restorable = options.python_agent is None  # the runner holds the conversation
+        complete = complete_cases(table, turns)
+        return (
+            ResumeBackend(backend, table, who, recorder, restorable, complete),
+            recorder,
+            plan.tools,
+        )
     if options.record is None:
         return backend, None, plan.tools
     recorder = Recorder(who)
     return RecordingBackend(backend, recorder), recorder, plan.tools
+
+
+def _recording_path(options: RunOptions) -> Path | None:
+    """Where the run's exchanges go: --record, else the recording being resumed."""
+    return options.record or options.resume
 
 
 STOP_GRACE = 0.5  # seconds the cases get to settle once a run is stopped
@@ -259,6 +283,7 @@ def _judges(
     recorder: Recorder | None,
     parallelism: int,
     env: Mapping[str, str],
+    resumed: Table | None,
 ) -> JudgePanel | None:
     """Judge models of the selected cases' metrics; their libraries are checked too."""
     metrics = enabled(m for case in cases for turn in case.turns for m in turn.metrics)
@@ -274,6 +299,7 @@ def _judges(
         policy=options.retry,
         parallelism=parallelism,
         timeout=float(timeout or DEFAULT_LLM_TIMEOUT),
+        resume=resumed,
     )
 
 
@@ -327,9 +353,12 @@ def _run(
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
-        backend, recorder, tools = _backend(suite, options, parallelism, err, env)
-        judges = _judges(suite, options, cases, backend, recorder, parallelism, env)
-        _check_writable([*options.outputs, *([options.record] if options.record else [])])
+        # The recording being resumed: read once, the agent and the judges share it.
+        resumed = load_replay(options.resume) if options.resume is not None else None
+        backend, recorder, tools = _backend(suite, options, parallelism, err, env, cases, resumed)
+        judges = _judges(suite, options, cases, backend, recorder, parallelism, env, resumed)
+        recording = _recording_path(options)
+        _check_writable([*options.outputs, *([recording] if recording else [])])
         if not cases:
             err.write("warning: no test case selected\n")
     except ConfigError as exc:
@@ -361,6 +390,8 @@ def _run(
     }
     if options.replay is not None:
         environment["replay"] = str(options.replay)
+    if options.resume is not None:
+        environment["resumed_from"] = str(options.resume)
     if shard is not None:
         environment["shard"] = f"{shard[0]}/{shard[1]}"
     if judges is not None:
@@ -373,11 +404,11 @@ def _run(
         report.stop_reason = done.stop_reason
         report.not_run = [case.label for case in done.not_run]
     problems = write_reports(report, options.outputs, redact)
-    if recorder is not None and options.record is not None:
+    if recorder is not None and recording is not None:
         try:
-            recorder.write(options.record, redact)
+            recorder.write(recording, redact)
         except OSError as exc:
-            problems.append(f"cannot write {options.record}: {exc.strerror or exc}")
+            problems.append(f"cannot write {recording}: {exc.strerror or exc}")
     out.write(summary_line(report) + "\n")
     judged = ledger_line(report.environment)
     if judged is not None:

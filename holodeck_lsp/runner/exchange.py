@@ -76,6 +76,10 @@ class TimedSession:
         self._timeout = timeout
         self._setting = setting  # named in the failure: which option set the limit
 
+    def restore(self, message: str, reply: Reply) -> bool:
+        restore = getattr(self._inner, "restore", None)
+        return bool(restore(message, reply)) if restore is not None else False
+
     async def send(self, turn: TurnRequest) -> Reply:
         failures: list[str] = []
         token = SERVICE_FAILURES.set(failures)
@@ -208,6 +212,19 @@ def load_replay(path: Path) -> dict[str, list[dict[str, Any]]]:
     return table
 
 
+Table = dict[str, list[dict[str, Any]]]
+
+
+def recorded_outcome(entries: list[dict[str, Any]]) -> Reply | TurnFailure:
+    """The next recorded answer to a request: identical requests recorded more than once
+    are answered in recorded order, the last one again and again."""
+    entry = entries.pop(0) if len(entries) > 1 else entries[0]
+    if "reply" in entry:
+        return _reply_from_json(entry["reply"])
+    error = entry["error"]
+    return FAILURE_KINDS[error["kind"]](error["message"])
+
+
 class ReplaySession:
     def __init__(self, backend: ReplayBackend) -> None:
         self._backend = backend
@@ -224,12 +241,10 @@ class ReplaySession:
                 f"request in {self._backend.path} (the agent, an earlier turn or this "
                 f"message changed: {turn.message[:80]!r}); record again with --record"
             )
-        # Identical requests recorded more than once are answered in recorded order.
-        entry = entries.pop(0) if len(entries) > 1 else entries[0]
-        if "reply" in entry:
-            return _reply_from_json(entry["reply"])
-        error = entry["error"]
-        raise FAILURE_KINDS[error["kind"]](error["message"])
+        outcome = recorded_outcome(entries)
+        if isinstance(outcome, TurnFailure):
+            raise outcome
+        return outcome
 
     async def close(self) -> None:
         return None

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from tests.conftest import CORPUS
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CASES = HERE / "cases"
 
 
-def shared_dir() -> Path:
-    """The shared folder next to the checkout (``$HOLODECK_SHARED`` overrides)."""
-    override = os.environ.get("HOLODECK_SHARED")
-    return Path(override).resolve() if override else REPO.parent / "shared"
-
-
 def corpus_dir() -> Path:
-    """The real-world files HoloDeck 0.7.1 accepted when they were collected."""
-    return shared_dir() / "corpus" / "real"
+    """The real-world files HoloDeck 0.7.1 accepted when they were collected (vendored)."""
+    return CORPUS
 
 
 def yaml_files(root: Path) -> list[Path]:

@@ -17,7 +17,7 @@ import json
 import random
 from typing import Any
 
-from tests.differential.differential_inputs import shared_dir
+from tests.conftest import HOLODECK_SCHEMA
 from tests.differential.mutation_tree import get, show, show_path, walk
 
 Schema = dict[str, Any]
@@ -25,8 +25,7 @@ Schema = dict[str, Any]
 
 @functools.cache
 def _schema() -> Schema:
-    path = shared_dir() / "reference" / "holodeck-agent.schema.json"
-    loaded: Schema = json.loads(path.read_text(encoding="utf-8"))
+    loaded: Schema = json.loads(HOLODECK_SCHEMA.read_text(encoding="utf-8"))
     return loaded
 
 

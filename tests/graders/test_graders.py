@@ -130,3 +130,23 @@ def test_check_imports_only_when_asked(project: Path) -> None:
         ),
     ]
     assert loud.exit_code == 1
+
+
+def test_import_graders_from_the_parent_folder_finds_a_grader_beside_the_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As pre-commit runs it: from the repository root, with a path relative to it.
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "agent.yaml").write_text(
+        "name: a\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: hi}\n"
+        "evaluations:\n  metrics:\n    - type: code\n      grader: scoring:grade\n"
+        "test_cases:\n  - input: hi\n"
+    )
+    (tmp_path / "sub" / "scoring.py").write_text("def grade(ctx):\n    return True\n")
+    monkeypatch.chdir(tmp_path)
+
+    result = CliRunner().invoke(app, ["check", "--no-user-config", "--format", "json",
+                                      "--import-graders", "sub/agent.yaml"])
+
+    assert json.loads(result.output)["files"][0]["diagnostics"] == []
+    assert result.exit_code == 0

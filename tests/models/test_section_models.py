@@ -24,14 +24,8 @@ from holodeck_lsp.models.openai_config import OpenAIConfig
 from holodeck_lsp.models.optimizer import OptimizerConfig
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.tools import DatabaseConfig, ToolUnion
+from tests.conftest import CORPUS
 
-_REPO = Path(__file__).resolve().parents[2]
-# HoloDeck-accepted real files: vendored under tests/fixtures, or the shared checkout's copy.
-_CORPUS_CANDIDATES = (
-    _REPO / "tests" / "fixtures" / "corpus" / "real",
-    _REPO.parent / "shared" / "corpus" / "real",
-)
-CORPUS = next((p for p in _CORPUS_CANDIDATES if p.is_dir()), _CORPUS_CANDIDATES[0])
 ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 Errors = list[tuple[str, tuple[Any, ...]]]
@@ -73,8 +67,6 @@ def substitute_env(text: str) -> str:
 
 
 def _corpus_entries(kind: str) -> list[str]:
-    if not CORPUS.is_dir():
-        return []
     index = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))
     return [entry["file"] for entry in index if entry["kind"] == kind]
 

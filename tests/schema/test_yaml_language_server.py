@@ -30,13 +30,14 @@ FIXTURES = HERE / "fixtures"
 SERVER = HERE / "yaml-ls" / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
 NODE = shutil.which("node")
 
-if not (SERVER.is_file() and NODE) and not os.environ.get("CI"):
-    pytest.skip(
-        "yaml-language-server is not installed: run tests/schema/yaml-ls/setup.sh (needs node)",
-        allow_module_level=True,
-    )
-
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not (SERVER.is_file() and NODE) and not os.environ.get("CI"),
+        reason="yaml-language-server is not installed: run tests/schema/yaml-ls/setup.sh "
+        "(needs node)",
+    ),
+]
 # The editor settings the YAML extension sends; no schema catalog download (no network).
 TIMEOUT = 60.0  # seconds: a server that never answers fails the test instead of hanging it
 SETTINGS = {"validate": True, "hover": True, "completion": True, "schemaStore": {"enable": False}}

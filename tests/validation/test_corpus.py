@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from holodeck_lsp.check.runner import CheckOptions, check_paths
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext
 from tests.conftest import CORPUS
-
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORPUS}")
 
 
 def test_check_reports_no_error_on_the_real_corpus() -> None:

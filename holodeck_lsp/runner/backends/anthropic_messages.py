@@ -9,6 +9,7 @@ from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest, case_tools
 from holodeck_lsp.runner.backends.http import JsonClient
+from holodeck_lsp.runner.backends.openai_chat import tool_text
 from holodeck_lsp.runner.tools.base import ToolOutput, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
@@ -96,6 +97,32 @@ class MessagesSession:
         raise BackendError(
             f"the model was still calling tools after {settings.max_model_calls} requests"
         )
+
+    def restore(self, message: str, reply: Reply) -> bool:
+        """A turn answered elsewhere (a recording being resumed) joins the conversation."""
+        self._history.append({"role": "user", "content": message})
+        calls = reply.tool_invocations
+        if calls:
+            uses = [
+                {"type": "tool_use", "id": f"toolu_{i}", "name": c.name, "input": c.args}
+                for i, c in enumerate(calls)
+            ]
+            self._history.append({"role": "assistant", "content": uses})
+            results: list[dict[str, Any]] = []
+            for use, call in zip(uses, calls, strict=True):
+                result: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": use["id"],
+                    "content": tool_text(call),
+                }
+                if call.error:
+                    result["is_error"] = True
+                results.append(result)
+            self._history.append({"role": "user", "content": results})
+        self._history.append(
+            {"role": "assistant", "content": [{"type": "text", "text": reply.text}]}
+        )
+        return True
 
     async def close(self) -> None:
         self._history = []

@@ -144,8 +144,9 @@ class JsonClient:
             await response.aread()
             return response
         except httpx.TransportError as exc:
-            reason = f"{type(exc).__name__}: {exc or 'connection failed'} ({url})"
-            return _NoResponse(reason, isinstance(exc, StaleConnection))
+            stale = isinstance(exc, StaleConnection)
+            kind = "RemoteProtocolError" if stale else type(exc).__name__  # one name, one fault
+            return _NoResponse(f"{kind}: {exc or 'connection failed'} ({url})", stale)
         finally:
             self._idle.put_nowait(lane)
 

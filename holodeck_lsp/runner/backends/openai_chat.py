@@ -92,6 +92,27 @@ class ChatSession:
             f"the model was still calling tools after {settings.max_model_calls} requests"
         )
 
+    def restore(self, message: str, reply: Reply) -> bool:
+        """A turn answered elsewhere (a recording being resumed) joins the conversation as
+        this session would have held it: the message, the tool calls, the reply."""
+        self._history.append({"role": "user", "content": message})
+        calls = [
+            {
+                "id": f"call_{i}",
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.args)},
+            }
+            for i, call in enumerate(reply.tool_invocations)
+        ]
+        if calls:
+            self._history.append({"role": "assistant", "content": None, "tool_calls": calls})
+            for call, invocation in zip(calls, reply.tool_invocations, strict=True):
+                self._history.append(
+                    {"role": "tool", "tool_call_id": call["id"], "content": tool_text(invocation)}
+                )
+        self._history.append({"role": "assistant", "content": reply.text})
+        return True
+
     async def _run_call(self, call: Any) -> tuple[ToolInvocation, ToolOutput]:
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
@@ -105,6 +126,14 @@ class ChatSession:
     async def close(self) -> None:
         self._history = []
         await self._tools.close()
+
+
+def tool_text(invocation: ToolInvocation) -> str:
+    """What the model was handed back for a recorded tool call."""
+    if invocation.error:
+        return f"error: {invocation.error}"
+    result = invocation.result
+    return result if isinstance(result, str) else json.dumps(result)
 
 
 def _text(content: Any) -> str:

@@ -11,11 +11,12 @@ from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, model_backend
 from holodeck_lsp.runner.backends.http import RetryPolicy
 from holodeck_lsp.runner.evaluators.dispatch import AnyMetric, metric_name
-from holodeck_lsp.runner.evaluators.judge import JudgePanel, LiveChannel, ReplayChannel
+from holodeck_lsp.runner.evaluators.judge import Channel, JudgePanel, LiveChannel, ReplayChannel
 from holodeck_lsp.runner.evaluators.judged import is_judged
 from holodeck_lsp.runner.evaluators.nlp import MODULES, missing_library
 from holodeck_lsp.runner.evaluators.rubrics import SYSTEM_PROMPT
-from holodeck_lsp.runner.exchange import Recorder, ReplayBackend
+from holodeck_lsp.runner.exchange import Recorder, ReplayBackend, Table
+from holodeck_lsp.runner.resume import ResumeChannel
 from holodeck_lsp.runner.tools.box import ToolBox
 
 
@@ -45,6 +46,7 @@ def build_panel(
     policy: RetryPolicy | None,
     parallelism: int,
     timeout: float,
+    resume: Table | None = None,
 ) -> JudgePanel | None:
     """The judges of the run's LLM-judged metrics, or None when it has none."""
     judged = [m for m in metrics if not isinstance(m, CodeMetric) and is_judged(m)]
@@ -55,7 +57,10 @@ def build_panel(
     if replay is not None:
         return JudgePanel(ReplayChannel(replay), default, timeout)
     backends: dict[str, Backend] = {}
-    panel = JudgePanel(LiveChannel(backends, recorder), default, timeout)
+    channel: Channel = LiveChannel(backends, recorder)
+    if resume is not None and recorder is not None:
+        channel = ResumeChannel(resume, channel, recorder)
+    panel = JudgePanel(channel, default, timeout)
     for metric in judged:
         model = panel.model_for(metric.model)
         if model.key in backends:
