@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 EXTRA_HINT = "the MCP client is not installed: pip install 'holodeck-lsp[mcp]'"
 START_TIMEOUT = 60.0  # seconds to connect and list tools, unless `timeout:` says otherwise
 STDERR_TAIL_LINES = 20
+CLOSE_TIMEOUT = 15.0
 
 
 class McpSetupError(Exception):
@@ -259,12 +260,12 @@ class McpServerKind:
         self._stop.set()
         task, self._task = self._task, None
         if task is not None:
-            try:
-                await asyncio.wait_for(task, 15)
-            except (asyncio.TimeoutError, TimeoutError):
+            # The SDK stops a stdio server within ~6 s (stdin closed, then SIGTERM, then
+            # SIGKILL); past that, the connection is cut.
+            done, _ = await asyncio.wait({task}, timeout=CLOSE_TIMEOUT)
+            if not done:
                 task.cancel()
-            except Exception:
-                pass  # a server that fails while closing has nothing left to give
+            await asyncio.gather(task, return_exceptions=True)
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
