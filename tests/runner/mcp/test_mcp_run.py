@@ -133,14 +133,14 @@ def test_memory_server_stores_an_entity_in_turn_1_and_reads_it_back_in_turn_2(
             "name": "create_entities",
             "args": {"entities": [ADA]},
             "result": created,
-            "bytes": len(created),
+            "bytes": len(json.dumps(created)),
             "error": None,
         },
         {
             "name": "open_nodes",
             "args": {"names": ["Ada"]},
             "result": opened,
-            "bytes": len(opened),
+            "bytes": len(json.dumps(opened)),
             "error": None,
         },
     ]
