@@ -30,13 +30,12 @@ _STOP = object()
 log = logging.getLogger(__name__)
 
 
-class Worker:
-    def __init__(self, name: str) -> None:
+class _Jobs:
+    """The queue both workers take jobs from, in order; a job not started can be cancelled."""
+
+    def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopped = False
-        self.busy = False  # a job is running now
-        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
-        self._thread.start()
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
         future: Future[T] = Future()
@@ -45,6 +44,23 @@ class Worker:
         else:
             self._jobs.put((future, fn, args))
         return future
+
+    def _cancel_left(self) -> None:
+        while True:
+            try:
+                item = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            if item is not _STOP:
+                item[0].cancel()
+
+
+class Worker(_Jobs):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.busy = False  # a job is running now
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self._thread.start()
 
     def stop(self) -> None:
         self._stopped = True
@@ -67,13 +83,7 @@ class Worker:
                 future.set_exception(exc)
             finally:
                 self.busy = False
-        while True:  # cancel what is left
-            try:
-                item = self._jobs.get_nowait()
-            except queue.Empty:
-                return
-            if item is not _STOP:
-                item[0].cancel()
+        self._cancel_left()
 
 
 def _limit_memory(limit_bytes: int) -> None:
@@ -127,7 +137,7 @@ def _serve(conn: Connection, memory_limit: int) -> None:
             conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}"), 0))
 
 
-class ProcessWorker:
+class ProcessWorker(_Jobs):
     """Jobs in one child process, in order: a validation there never holds this process's
     interpreter lock (a parse in C holds it for its whole length, so a thread would stall
     the event loop), its memory has a cap (past it the job fails with MemoryError, and a
@@ -137,6 +147,7 @@ class ProcessWorker:
 
     def __init__(self, name: str, memory_limit: int, recycle_bytes: int,
                  preload: tuple[str, ...] = ()) -> None:
+        super().__init__()
         self.name = name
         self.memory_limit = memory_limit
         self.recycle_bytes = recycle_bytes
@@ -146,22 +157,12 @@ class ProcessWorker:
         _start_forkserver()
         self._child: BaseProcess | None = None
         self._conn: Connection | None = None
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._stopped = False
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
 
     def warm_up(self) -> None:
         """Start the child now, so the first job does not wait for it."""
         self.submit(int)
-
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        future: Future[T] = Future()
-        if self._stopped:
-            future.cancel()
-        else:
-            self._jobs.put((future, fn, args))
-        return future
 
     def _start_child(self) -> Connection:
         ours, theirs = self._context.Pipe()
@@ -212,13 +213,7 @@ class ProcessWorker:
             else:
                 future.set_exception(value)
         self._end_child()
-        while True:  # cancel what is left
-            try:
-                item = self._jobs.get_nowait()
-            except queue.Empty:
-                return
-            if item is not _STOP:
-                item[0].cancel()
+        self._cancel_left()
 
     def stop(self) -> None:
         self._stopped = True
@@ -229,7 +224,10 @@ class ProcessWorker:
                 child.kill()
         # The forkserver would take a second to unload the validation code after we exit,
         # holding the client's pipes open meanwhile; a new one starts when needed.
-        pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+        server = forkserver._forkserver
+        pid = getattr(server, "_forkserver_pid", None)
         if isinstance(pid, int):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(Exception):  # reap and forget it: the next one is new
+                getattr(server, "_stop")()  # noqa: B009 - private, absent from the stubs

@@ -38,3 +38,11 @@ def suite(cases: int, turns: int = 4) -> str:
                 "              limit: {regex: '[0-9]+'}\n"
             )
     return "".join(out)
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """A "billion laughs" block: each level lists the one before ten times by alias."""
+    lines = ["l0: &l0 [h, h, h, h, h, h, h, h, h, h]"]
+    for i in range(1, levels):
+        lines.append(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"

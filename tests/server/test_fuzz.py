@@ -23,19 +23,17 @@ import pytest
 
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
+from tests.server.suites import alias_bomb
 from tests.server.test_random_edits import FRAGMENTS
 from tests.server.wire import Wire
 
 STEPS = 400
 SEEDS = [int(os.environ["HOLODECK_LSP_SEED"])] if "HOLODECK_LSP_SEED" in os.environ else [7, 8]
 MEMORY_BOUND_MB = 500
-BOMB = "\n".join(
-    ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
-) + "\n"
+BOMB = alias_bomb(9)
 NESTED = "model: " + "[" * 500 + "]" * 500 + "\n"
 HOSTILE = [*FRAGMENTS, "\ud800", "\udfff", "\x00", "\x1b", "\u2028", "\x85", "[" * 600,
-           "*a0", "&a0 [x, x]"]
+           "*l0", "&l0 [x, x]"]
 _BREAK = re.compile(r"\r\n|\r|\n")
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _SEVERITIES = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4}

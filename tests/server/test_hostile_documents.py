@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.server.lsp_client import Client, diag, open_doc
+from tests.server.suites import alias_bomb
 
 AGENT = """name: hostile
 model:
@@ -20,10 +21,6 @@ instructions:
 test_cases:
   - input: hello
 """
-BOMB = "\n".join(
-    ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
-) + "\n"
 
 
 async def codes(push: Client, doc: str) -> list[tuple[str, int, int]]:
@@ -32,7 +29,7 @@ async def codes(push: Client, doc: str) -> list[tuple[str, int, int]]:
 
 
 async def test_each_pathological_document_is_a_diagnostic(push: Client, workspace: Path) -> None:
-    bomb = open_doc(push, workspace / "bomb.agent.yaml", AGENT + BOMB)
+    bomb = open_doc(push, workspace / "bomb.agent.yaml", AGENT + alias_bomb(9))
     nested = open_doc(push, workspace / "nested.agent.yaml",
                       AGENT + "    retrieval_context: " + "[" * 500 + "]" * 500 + "\n")
     surrogate = open_doc(push, workspace / "odd.agent.yaml",

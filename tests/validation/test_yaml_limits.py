@@ -10,6 +10,7 @@ import yaml
 
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import MAX_ALIASES, MAX_TEXT, load_yaml
+from tests.server.suites import alias_bomb
 
 AGENT = """name: limits
 model:
@@ -22,13 +23,6 @@ test_cases:
 """
 
 
-def bomb(levels: int) -> str:
-    lines = ["l0: &l0 [h, h, h, h, h, h, h, h, h, h]"]
-    for i in range(1, levels):
-        lines.append(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]")
-    return "\n".join(lines) + "\n"
-
-
 def shown(text: str, incremental: bool = False) -> list[tuple[str, int, int, str]]:
     result = validate_text(text, Path("/nowhere/agent.yaml"),
                            ValidationContext(user_config_dir=None, incremental=incremental))
@@ -37,7 +31,7 @@ def shown(text: str, incremental: bool = False) -> list[tuple[str, int, int, str
 
 
 def test_a_nine_level_alias_bomb_is_one_diagnostic_in_little_memory() -> None:
-    text = bomb(9)
+    text = alias_bomb(9)
     assert len(text) < 520
     tracemalloc.start()
     try:
@@ -55,7 +49,7 @@ def test_a_nine_level_alias_bomb_is_one_diagnostic_in_little_memory() -> None:
 
 
 def test_aliases_under_the_limit_load_as_pyyaml_loads_them() -> None:
-    text = bomb(4) + "m: &m {a: 1, b: [x, y]}\nn: *m\nmerged: {<<: *m, c: 2}\n"
+    text = alias_bomb(4) + "m: &m {a: 1, b: [x, y]}\nn: *m\nmerged: {<<: *m, c: 2}\n"
     loaded = load_yaml(text)
     assert loaded.problems == []
     assert loaded.data == yaml.safe_load(text)
@@ -139,9 +133,9 @@ def test_the_incremental_loader_reports_the_same() -> None:
 def test_check_scans_a_folder_of_pathological_files(tmp_path: Path) -> None:
     from holodeck_lsp.check.checker import CheckOptions, check_paths
 
-    (tmp_path / "bomb.yaml").write_text(bomb(9), encoding="utf-8")
+    (tmp_path / "bomb.yaml").write_text(alias_bomb(9), encoding="utf-8")
     (tmp_path / "deep.yaml").write_text("- " + "[" * 3000 + "\n", encoding="utf-8")
-    (tmp_path / "agent.yaml").write_text(AGENT + bomb(9), encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(AGENT + alias_bomb(9), encoding="utf-8")
     result = check_paths([tmp_path], CheckOptions(ValidationContext(user_config_dir=None)))
     assert [Path(f.file).name for f in result.files] == ["agent.yaml"]
     assert "HL007" in [d.code for d in result.files[0].diagnostics]
