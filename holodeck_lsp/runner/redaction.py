@@ -35,20 +35,24 @@ def model_secrets(value: Any) -> list[str]:
     seen: set[int] = set()
 
     def walk(item: Any) -> None:
+        if isinstance(item, SecretStr):
+            found.append(item.get_secret_value())
+            return
         if id(item) in seen:
             return
         seen.add(id(item))
-        if isinstance(item, SecretStr):
-            found.append(item.get_secret_value())
-        elif isinstance(item, BaseModel):
-            for name in type(item).model_fields:
-                walk(getattr(item, name, None))
+        if isinstance(item, BaseModel):
+            children: Iterable[Any] = (getattr(item, n, None) for n in type(item).model_fields)
         elif isinstance(item, Mapping):
-            for inner in item.values():
-                walk(inner)
+            children = item.values()
         elif isinstance(item, (list, tuple)):
-            for inner in item:
-                walk(inner)
+            children = item
+        else:
+            return
+        for child in children:
+            # Only what can hold a secret: a suite's thousands of strings are skipped here.
+            if child is not None and not isinstance(child, (str, int, float)):
+                walk(child)
 
     walk(value)
     return found
