@@ -205,6 +205,9 @@ def _recording_path(options: RunOptions) -> Path | None:
 
 
 STOP_GRACE = 0.5  # seconds the cases get to settle once a run is stopped
+# Seconds the tools get to stop: an MCP server is asked to exit, then terminated, then
+# killed (the SDK gives each step 2 s); cutting that short would leave it running.
+TOOLS_GRACE = 20.0
 
 
 @dataclass
@@ -226,10 +229,10 @@ class _Run:
     tool_context: ToolContext
 
 
-async def _bounded(closing: Awaitable[None]) -> None:
+async def _bounded(closing: Awaitable[None], grace: float = STOP_GRACE) -> None:
     """Closing a backend must not hold a stopped run: bounded, and its errors ignored."""
     with contextlib.suppress(Exception, asyncio.TimeoutError):
-        await asyncio.wait_for(closing, STOP_GRACE)
+        await asyncio.wait_for(closing, grace)
 
 
 async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) -> Execution:
@@ -246,7 +249,7 @@ async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) 
             progress.stop()
     finally:
         if run.tools is not None:
-            await _bounded(run.tools.close())
+            await _bounded(run.tools.close(), TOOLS_GRACE)
         await _bounded(run.backend.close())
         if settings.judges is not None:
             await _bounded(settings.judges.close())
