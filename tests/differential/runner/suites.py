@@ -346,7 +346,9 @@ class CaseMaker:
         if roll < 0.05:  # a tool that raises
             actions.append(Reply(tool_calls=[("boom", {"reason": "scripted"})], usage=usage))
         elif roll < 0.08 and not single:  # a model that never stops calling tools
-            actions.append(Reply(tool_calls=[("lookup", {"metric": "cash", "year": "2019"})]))
+            loop = Reply(tool_calls=[("lookup", {"metric": "cash", "year": "2019"})], usage=usage)
+            self.script[text] = [loop]  # its last action repeats
+            return {"input": text, "expected_tools": ["lookup"]}
         else:
             for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
                 round_calls = [self._call() for _ in range(rng.choice([1, 1, 2]))]
