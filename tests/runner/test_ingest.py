@@ -18,6 +18,7 @@ from holodeck_lsp.runner.tools.ingest.sources import (
     read_text,
     resolve_source,
 )
+from tests.runner.sample_files import one_page_pdf
 
 
 def test_paragraphs_pack_whole_lines_and_cut_long_ones_at_sentence_ends() -> None:
@@ -146,3 +147,11 @@ def test_bm25_ranks_rare_terms_higher_and_fusion_normalises() -> None:
     fused = fuse([["a", "b"], ["b", "c"]], [0.5, 0.5], 60)
     assert [k for k, _ in fused] == ["b", "a", "c"]
     assert fused[0][1] == pytest.approx((1 / 62 + 1 / 61) / 2 / (1 / 61))
+
+
+def test_pdf_text_is_read_and_a_damaged_pdf_is_named(tmp_path: Path) -> None:
+    (tmp_path / "manual.pdf").write_bytes(one_page_pdf("The boiler pressure limit is 3 bar."))
+    assert read_text(tmp_path / "manual.pdf") == "The boiler pressure limit is 3 bar."
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really")
+    with pytest.raises(SourceError, match=r"broken\.pdf: not a readable PDF"):
+        read_text(tmp_path / "broken.pdf")
