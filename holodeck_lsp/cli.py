@@ -208,6 +208,14 @@ def run(
         list[Path] | None,
         typer.Option("--output", "-o", help="Report file: .json, .md or .xml. Repeatable."),
     ] = None,
+    events: Annotated[
+        str | None,
+        typer.Option(
+            "--events",
+            metavar="FILE|-",
+            help="Write the run as it goes, JSON Lines (docs/run-events.md); - for stdout.",
+        ),
+    ] = None,
     keyword: Annotated[
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
@@ -254,6 +262,7 @@ def run(
         user_config=not no_user_config,
         isolate_mcp=isolate_mcp,
         reingest=reingest,
+        events=events,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 
