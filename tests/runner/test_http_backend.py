@@ -372,7 +372,12 @@ def test_unset_variable_is_a_configuration_error_before_any_call(
         code, out, err = invoke("run", path)
         assert server.requests == []
     assert (code, out) == (2, "")
-    assert err == f"{path}:5:12: error: environment variable HL_TEST_MISSING_KEY is not set\n"
+    assert err == (
+        f"{path}:5:12: error HL605 environment variable HL_TEST_MISSING_KEY is not set\n"
+        "    api_key: [REDACTED]}\n"  # stderr masks whatever follows `api_key:`
+        f"             {'^' * len('${HL_TEST_MISSING_KEY}')}\n"
+        "1 file(s) checked: 1 error(s), 0 warning(s)\n"
+    )
 
 
 def test_set_variables_are_substituted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
