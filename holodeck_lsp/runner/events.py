@@ -38,12 +38,14 @@ class EventStream:
         agent_file: str,
         cases: list[PlannedCase],
         redact: Callable[[str], str] = str,
+        repeat: int = 1,
     ) -> None:
         self.stream = stream
         self.agent = agent
         self.agent_file = agent_file
         self.cases = cases
         self.redact = redact
+        self.repeat = repeat  # attempts per case (`--repeat`): each has its own events
         self.seq = 0
         self.problem: str | None = None  # why the stream could not be written, once
 
@@ -64,6 +66,7 @@ class EventStream:
             agent=self.agent.name,
             agent_file=self.agent_file,
             test_cases_file=self.agent.test_cases_file,
+            repeat=self.repeat,
             cases=[_planned(case) for case in self.cases],
         )
 

@@ -163,3 +163,15 @@ def test_an_unwritable_events_file_is_refused_before_the_run(tmp_path: Path, tar
     code, _, err = replay(agent, "--events", tmp_path / target)
     assert code == 2
     assert "does not exist (checked before any request)" in err
+
+
+def test_each_attempt_of_a_repeated_case_has_its_own_events(tmp_path: Path) -> None:
+    agent = copy_example(tmp_path)
+    code, out, err = replay(agent, "--repeat", "2", "--events", "-")
+    assert code == 0, err
+    events = events_of(out)
+    assert events[0]["repeat"] == 2 and len(events[0]["cases"]) == 3
+    started = [e["case"] for e in events if e["event"] == "case_started"]
+    finished = [e["case"] for e in events if e["event"] == "case_finished"]
+    assert sorted(started) == sorted(finished) == [0, 0, 1, 1, 2, 2]
+    assert sum(e["event"] == "turn_finished" for e in events) == 20
