@@ -41,7 +41,7 @@ class Session:
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
-        self._queued: dict[str, set[Future[Any]]] = {}  # query jobs, by document
+        self._queued: dict[str, dict[Future[Any], None]] = {}  # query jobs by document, in order
         self._superseded: set[Future[Any]] = set()
         # The last outline of each document, with the text it was read from.
         self.outlines: dict[str, tuple[str, list[Symbol]]] = {}
@@ -78,8 +78,8 @@ class Session:
         if len(doc.text) > MAX_TEXT:
             return cast(T, too_large)
         job = self.queries.submit(fn, *args)
-        queued = self._queued.setdefault(doc.uri, set())
-        queued.add(job)
+        queued = self._queued.setdefault(doc.uri, {})
+        queued[job] = None
         try:
             return await asyncio.wrap_future(job)
         except asyncio.CancelledError:
@@ -88,18 +88,19 @@ class Session:
                     f"{doc.path.name} changed before the request was served") from None
             raise
         finally:
-            queued.discard(job)
+            queued.pop(job, None)
             self._superseded.discard(job)
             if not queued:
                 self._queued.pop(doc.uri, None)
 
     def supersede(self, uri: str, closed: bool = False) -> None:
         """The document changed, closed or was replaced: drop its queries that wait behind
-        another job (one about to start on an idle worker still runs: a keystroke's delay
-        is no reason to refuse a hover)."""
+        another job (the first one, when the worker is idle, is about to start and still
+        runs: a keystroke's delay is no reason to refuse a hover)."""
+        waiting = list(self._queued.get(uri, ()))
         if not closed and not self.queries.busy:
-            return
-        for job in list(self._queued.get(uri, ())):
+            waiting = waiting[1:]
+        for job in waiting:
             if job.cancel():
                 self._superseded.add(job)
 
