@@ -284,9 +284,10 @@ def test_a_refused_key_stops_sending_after_two_refusals(tmp_path: Path) -> None:
     assert first == [refused] * 2 + [f"{refused} (not sent: the service refused the key)"] * 3
 
 
+@pytest.mark.parametrize("source", ["literal", "variable", "environment"])
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_no_artefact_holds_the_api_key(
-    tmp_path: Path, provider: str, monkeypatch: pytest.MonkeyPatch, no_backoff: None
+    tmp_path: Path, provider: str, source: str, monkeypatch: pytest.MonkeyPatch, no_backoff: None
 ) -> None:
     def script(path: str, body: dict[str, Any]) -> Action:
         text = last_user_text(body)
@@ -299,10 +300,14 @@ def test_no_artefact_holds_the_api_key(
         ]
         return faults[case] if case < len(faults) else Reply("A" + text[1:])
 
+    # The key written in the agent file, substituted from ${VAR}, or read by the backend
+    # from the provider's variable.
+    key = {"literal": KEY, "variable": "${HL_TEST_SECRET}", "environment": None}[source]
     monkeypatch.setenv("HL_TEST_SECRET", KEY)
+    monkeypatch.setenv("OPENAI_API_KEY" if provider == "openai" else "ANTHROPIC_API_KEY", KEY)
     with FakeModelServer(script) as server:
         url = server.url if provider == "openai" else server.root
-        path = suite(tmp_path, url, provider=provider, key="${HL_TEST_SECRET}")
+        path = suite(tmp_path, url, provider=provider, key=key)
         outputs = [tmp_path / f"report.{ext}" for ext in ("json", "md", "xml")]
         record = tmp_path / "recording.jsonl"
         args = [a for o in outputs for a in ("-o", o)]
