@@ -11,6 +11,7 @@ from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
+from holodeck_lsp.validation.lints.run_differences import run_difference_rules
 from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.walk import exchanges
 
@@ -28,6 +29,7 @@ def lint_test_cases(
         tool_rules(path, exchange, collector, tool_names)
         file_rules(path, exchange, collector, base)
     metric_rules(logical, collector, base, ctx, standalone)
+    run_difference_rules(logical, collector)
 
 
 def lint_agent(
