@@ -400,7 +400,8 @@ def _run(
         execution = getattr(suite.agent, "execution", None)
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
-        cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
+        planned = plan_suite(suite.agent)
+        cases = select(planned, options.keywords, shard, options.limit)
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         backend, recorder, tools = _backend(suite, options, parallelism, err, env, cases, resumed)
@@ -449,7 +450,7 @@ def _run(
     environment = {
         "backend": identity(suite.agent, suite.folder, options.python_agent),
         "parallel_test_cases": str(parallelism),
-        SUITE_KEY: suite_digest(suite.agent),
+        SUITE_KEY: suite_digest(planned),
     }
     if options.replay is not None:
         environment["replay"] = str(options.replay)

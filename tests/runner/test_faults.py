@@ -344,3 +344,41 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(tmp_path: Path) -> None:
         "exit 130: the run stopped early (interrupted by Ctrl-C (SIGINT)); "
         "4 test case(s) kept, 1 did not run"
     )
+
+
+def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:
+    # An agent that, once cancelled, blocks the whole process for 30 s: only a second
+    # Ctrl-C gets out of that, and at once.
+    write(
+        tmp_path,
+        {
+            "stubborn.py": """
+            import asyncio
+            import sys
+            import time
+
+            def factory():
+                class Stubborn:
+                    async def send(self, message):
+                        print("waiting", file=sys.stderr, flush=True)
+                        try:
+                            await asyncio.sleep(60)
+                        except asyncio.CancelledError:
+                            time.sleep(30)
+                            raise
+                return Stubborn()
+            """
+        },
+    )
+    path = suite(tmp_path, "unused")
+    out = tmp_path / "report.json"
+    process = cli("run", path, "-q", "--agent", "stubborn:factory", "-o", out)
+    assert process.stderr is not None
+    assert process.stderr.readline() == "waiting\n"
+    process.send_signal(signal.SIGINT)
+    assert process.stderr.readline().startswith("interrupted by Ctrl-C (SIGINT): stopping")
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=10)  # well before the agent's 30 s
+    assert process.returncode == 130
+    assert err == "interrupted again: exiting at once, nothing more is written\n"
+    assert not out.exists()

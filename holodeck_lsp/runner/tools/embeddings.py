@@ -121,6 +121,8 @@ class Embedder:
         self.cache = cache
         self.reingest = reingest  # embed again, ignoring what the cache holds
         self.requests = 0
+        # Texts being embedded right now: a concurrent request for one waits for it.
+        self._pending: dict[tuple[int, str], asyncio.Future[list[float]]] = {}
         tls = not target.url.startswith("http:")
         self._client = JsonClient(target.headers, policy, CONCURRENCY, tls=tls, env=env)
 
@@ -139,28 +141,59 @@ class Embedder:
             raise EmbeddingError(f"{self.target.url}: {exc}") from None
         return _vectors(data, len(texts))
 
-    async def embed(self, texts: Sequence[str], configured: int | None = None) -> list[list[float]]:
-        """One vector per text, in order; raises EmbeddingError on a wrong length."""
-        dimensions = self.dimensions(configured)
-        model, size = self.target.model, dimensions or 0
-        cached: list[list[float] | None] = [None] * len(texts)
-        if self.cache is not None and not self.reingest:
-            cached = self.cache.get(model, size, texts)
-        missing = sorted({t for t, v in zip(texts, cached, strict=True) if v is None})
-        batches = [missing[i : i + BATCH_SIZE] for i in range(0, len(missing), BATCH_SIZE)]
-        results = await asyncio.gather(*(self._request(b, dimensions) for b in batches))
-        fresh: dict[str, list[float]] = {}
-        for batch, vectors in zip(batches, results, strict=True):
-            fresh.update(zip(batch, vectors, strict=True))
-        lengths = {len(v) for v in fresh.values()}
+    def _check_lengths(self, vectors: dict[str, list[float]], dimensions: int | None) -> None:
+        """Vectors of another length than expected are an error, before anything is kept."""
+        lengths = {len(v) for v in vectors.values()}
         if dimensions is not None and lengths - {dimensions}:
             got = sorted(lengths - {dimensions})[0]
             raise EmbeddingError(
-                f"model '{model}' sent vectors of {got} dimensions, expected {dimensions}: "
-                f"set embedding_dimensions: {got}"
+                f"model '{self.target.model}' sent vectors of {got} dimensions, expected "
+                f"{dimensions}: set embedding_dimensions: {got}"
             )
+
+    async def _fetch(self, texts: list[str], dimensions: int | None) -> dict[str, list[float]]:
+        """Vectors of `texts` from the service, batched; texts already being fetched by
+        another caller are awaited, not requested twice."""
+        size = dimensions or 0
+        mine = [t for t in texts if (size, t) not in self._pending]
+        theirs = [self._pending[(size, t)] for t in texts if (size, t) in self._pending]
+        loop = asyncio.get_running_loop()
+        futures = {t: loop.create_future() for t in mine}
+        self._pending.update({(size, t): f for t, f in futures.items()})
+        batches = [mine[i : i + BATCH_SIZE] for i in range(0, len(mine), BATCH_SIZE)]
+        try:
+            results = await asyncio.gather(*(self._request(b, dimensions) for b in batches))
+            fresh: dict[str, list[float]] = {}
+            for batch, vectors in zip(batches, results, strict=True):
+                fresh.update(zip(batch, vectors, strict=True))
+            self._check_lengths(fresh, dimensions)
+        except BaseException as exc:
+            for future in futures.values():
+                if isinstance(exc, Exception):
+                    future.set_exception(exc)
+                    future.exception()  # marked retrieved: no warning when nobody waits
+                else:
+                    future.cancel()  # this caller was cancelled: the waiters are too
+            raise
+        finally:
+            for t in mine:
+                self._pending.pop((size, t), None)
+        for t, future in futures.items():
+            future.set_result(fresh[t])
         if fresh and self.cache is not None:
-            self.cache.put(model, size, list(fresh), list(fresh.values()))
+            self.cache.put(self.target.model, size, list(fresh), list(fresh.values()))
+        waited = await asyncio.gather(*theirs)
+        shared = [t for t in texts if t not in futures]
+        return {**fresh, **dict(zip(shared, waited, strict=True))}
+
+    async def embed(self, texts: Sequence[str], configured: int | None = None) -> list[list[float]]:
+        """One vector per text, in order; raises EmbeddingError on a wrong length."""
+        dimensions = self.dimensions(configured)
+        cached: list[list[float] | None] = [None] * len(texts)
+        if self.cache is not None and not self.reingest:
+            cached = self.cache.get(self.target.model, dimensions or 0, texts)
+        missing = sorted({t for t, v in zip(texts, cached, strict=True) if v is None})
+        fresh = await self._fetch(missing, dimensions) if missing else {}
         return [v if v is not None else fresh[t] for t, v in zip(texts, cached, strict=True)]
 
     async def close(self) -> None:
