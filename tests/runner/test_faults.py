@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from junitparser import JUnitXml
 
 from holodeck_lsp.runner.backends.http import RetryPolicy
 from tests.runner.fake_model import (
@@ -322,7 +323,8 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(tmp_path: Path) -> None:
     with FakeModelServer(script) as server:
         path = suite(tmp_path, server.url)
         out, record = tmp_path / "report.json", tmp_path / "recording.jsonl"
-        process = cli("run", path, "-o", out, "--record", record)
+        md, xml = tmp_path / "report.md", tmp_path / "report.xml"
+        process = cli("run", path, "-o", out, "-o", md, "-o", xml, "--record", record)
         server.wait_for_requests(11)  # cases 0-2 done, case 3's turn 0 done, turn 1 hangs
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=10)
@@ -344,6 +346,13 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(tmp_path: Path) -> None:
         "exit 130: the run stopped early (interrupted by Ctrl-C (SIGINT)); "
         "4 test case(s) kept, 1 did not run"
     )
+    assert (
+        "**The run stopped early** (interrupted by Ctrl-C (SIGINT)). Not run: case 4.\n"
+        in md.read_text()
+    )
+    suites = {s.name: s for s in JUnitXml.fromfile(str(xml))}
+    assert (suites["case 4"].tests, suites["case 4"].skipped) == (1, 1)
+    assert (suites["case 3"].tests, suites["case 3"].skipped) == (3, 2)
 
 
 def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
 from holodeck_lsp.runner.backends.base import TurnFailure
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
+from holodeck_lsp.runner.backends.targets import BackendConfigError, service_target
 from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
 
 # Lengths of the vectors of well-known models; others are learnt from the first reply.
@@ -84,9 +85,6 @@ def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
             "Anthropic has no embeddings API: set embedding_provider (openai, azure_openai "
             "or ollama) to embed the documents"
         )
-    # Imported here: choose builds the agent's tools, this module among them.
-    from holodeck_lsp.runner.backends.choose import BackendConfigError, service_target
-
     try:
         url, headers = service_target(model, env, "embeddings", deployment=name)
     except BackendConfigError as exc:
