@@ -18,7 +18,7 @@ from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.server.worker import ProcessWorker, Worker
 from holodeck_lsp.validation.documents import Kind, matches_patterns
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
 
 
 class Session:
@@ -37,7 +38,12 @@ class Session:
         self.documents = Documents()
         self.roots: list[Path] = []
         self.user_config_dir: Path | None = Path.home() / ".holodeck"
-        self.engine = Engine(self)
+        # Validation in a child process: see ProcessWorker and docs/editors.md.
+        validator = ProcessWorker(
+            "holodeck-validation", memory_limit=VALIDATION_MEMORY,
+            recycle_bytes=VALIDATION_MEMORY // 2, preload=("holodeck_lsp.server.jobs",))
+        validator.warm_up()
+        self.engine = Engine(self, validator)
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
