@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
@@ -39,6 +40,7 @@ async def test_each_pathological_document_is_a_diagnostic(push: Client, workspac
     assert await codes(push, surrogate) == [("HL005", 7, 14), ("HL101", 8, 4)]
 
 
+@pytest.mark.slow
 async def test_a_file_past_the_editors_size_limit_is_one_diagnostic(
     push: Client, workspace: Path
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, diag, open_doc, replace_all
@@ -23,6 +24,7 @@ test_cases:
 """
 
 
+@pytest.mark.slow
 async def test_a_pull_for_a_version_the_client_moved_back_from_is_answered(
     pull: Client, workspace: Path
 ) -> None:
@@ -36,6 +38,7 @@ async def test_a_pull_for_a_version_the_client_moved_back_from_is_answered(
                                  "HL101", "unknown key 'bogus' (test_cases[0].bogus)"),)
 
 
+@pytest.mark.slow
 async def test_queued_queries_of_replaced_text_are_dropped_with_content_modified(
     tmp_path: Path,
 ) -> None:
