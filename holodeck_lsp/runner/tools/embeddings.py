@@ -20,6 +20,7 @@ from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
 from holodeck_lsp.runner.backends.base import TurnFailure
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
+from holodeck_lsp.runner.backends.targets import BackendConfigError, service_target
 from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
 
 # Lengths of the vectors of well-known models; others are learnt from the first reply.
@@ -34,6 +35,7 @@ KNOWN_DIMENSIONS = {
 }
 BATCH_SIZE = 64  # texts per request
 CONCURRENCY = 4  # requests in flight
+REQUEST_TIMEOUT = 120.0  # seconds one request may take, retries included
 
 
 class EmbeddingError(Exception):
@@ -84,9 +86,6 @@ def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
             "Anthropic has no embeddings API: set embedding_provider (openai, azure_openai "
             "or ollama) to embed the documents"
         )
-    # Imported here: choose builds the agent's tools, this module among them.
-    from holodeck_lsp.runner.backends.choose import BackendConfigError, service_target
-
     try:
         url, headers = service_target(model, env, "embeddings", deployment=name)
     except BackendConfigError as exc:
@@ -116,8 +115,10 @@ class Embedder:
         reingest: bool = False,
         policy: RetryPolicy | None = None,
         env: Mapping[str, str] | None = None,
+        timeout: float = REQUEST_TIMEOUT,
     ) -> None:
         self.target = target
+        self.timeout = timeout
         self.cache = cache
         self.reingest = reingest  # embed again, ignoring what the cache holds
         self.requests = 0
@@ -136,9 +137,13 @@ class Embedder:
             body["dimensions"] = dimensions  # only these models can shorten their vectors
         self.requests += 1
         try:
-            data = await self._client.post(self.target.url, body)
+            data = await asyncio.wait_for(self._client.post(self.target.url, body), self.timeout)
         except TurnFailure as exc:
             raise EmbeddingError(f"{self.target.url}: {exc}") from None
+        except asyncio.TimeoutError:
+            raise EmbeddingError(
+                f"{self.target.url}: no answer within {self.timeout:g} s"
+            ) from None
         return _vectors(data, len(texts))
 
     def _check_lengths(self, vectors: dict[str, list[float]], dimensions: int | None) -> None:
