@@ -31,8 +31,7 @@ from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
 from holodeck_lsp.validation.lints.stores import unknown_stores
 from holodeck_lsp.validation.pydantic_errors import report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
-from holodeck_lsp.validation.yaml.source_map import SourceMap, Span
+from holodeck_lsp.validation.yaml.source_map import SourceMap, Span, YamlPath
 
 _YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
 
@@ -139,7 +138,7 @@ def _validate_config_doc(doc: SourceDoc, collector: Collector) -> None:
         report_validation_error(exc, GlobalConfig, doc.data, collector)
 
 
-def _cases_payload(data: Any) -> tuple[Any, YPath]:
+def _cases_payload(data: Any) -> tuple[Any, YamlPath]:
     if isinstance(data, dict) and "test_cases" in data:
         return data["test_cases"], ("test_cases",)
     return data, ()
@@ -265,7 +264,7 @@ def agent_model_for(data: dict[str, Any]) -> type[Agent]:
     return model
 
 
-def _same_doc(doc: SourceDoc) -> Callable[[YPath], tuple[SourceDoc, YPath]]:
+def _same_doc(doc: SourceDoc) -> Callable[[YamlPath], tuple[SourceDoc, YamlPath]]:
     return lambda path: (doc, path)
 
 
@@ -321,7 +320,7 @@ def _attach_test_cases_file(
     path: Path,
     ctx: ValidationContext,
     result: ValidationResult,
-) -> tuple[SourceDoc, YPath] | None:
+) -> tuple[SourceDoc, YamlPath] | None:
     ref = logical.pop("test_cases_file", None)
     if ref is None:
         return None
