@@ -45,6 +45,8 @@ class ValidationResult:
     by_file: dict[str, list[Diagnostic]]
     referenced: list[str] = field(default_factory=list)
     agent: Agent | None = None  # the validated model, when the file is a valid agent
+    # The Python files its graders live in: a change there may change the diagnostics.
+    grader_modules: set[Path] = field(default_factory=set)
 
     def diagnostics(self, file: str | None = None) -> list[Diagnostic]:
         return self.by_file.get(file or self.file, [])
@@ -96,7 +98,7 @@ def validate_text(
     if chosen == "config":
         _validate_config_doc(doc, collector)
     elif chosen == "test-cases":
-        _validate_cases_doc(doc, by_file, path, ctx)
+        result.grader_modules = _validate_cases_doc(doc, by_file, path, ctx)
     else:
         _validate_agent(doc, by_file, path, ctx, result)
     return _finish(result, ctx)
@@ -146,9 +148,10 @@ def _cases_payload(data: Any) -> tuple[Any, YamlPath]:
 
 def _validate_cases_doc(
     doc: SourceDoc, by_file: dict[str, list[Diagnostic]], path: Path, ctx: ValidationContext
-) -> None:
+) -> set[Path]:
+    """Validates a standalone test-case file; returns the grader modules it names."""
     if not doc.data:
-        return
+        return set()
     cases, prefix = _cases_payload(doc.data)
     logical = {"test_cases": cases}
     # Report paths as `test_cases[i]` whatever the file's own shape.
@@ -162,12 +165,12 @@ def _validate_cases_doc(
             "HL602",
             "a test-case file holds a list of test cases, or a mapping with a 'test_cases:' list",
         )
-        return
+        return set()
     try:
         TestCasesFile.model_validate(logical)
     except ValidationError as exc:
         report_validation_error(exc, TestCasesFile, logical, collector)
-    lint_test_cases(logical, collector, path.parent, ctx, tool_names=None)
+    return lint_test_cases(logical, collector, path.parent, ctx, tool_names=None)
 
 
 def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, LoadedYaml] | None:
@@ -238,7 +241,7 @@ def _validate_agent(
         result.agent = agent_model_for(logical).model_validate(logical, context=context)
     except ValidationError as exc:
         report_validation_error(exc, Agent, logical, collector)
-    lint_agent(logical, collector, path.parent, ctx)
+    result.grader_modules = lint_agent(logical, collector, path.parent, ctx)
 
 
 _AGENT_VARIANTS: dict[frozenset[str], type[Agent]] = {}
