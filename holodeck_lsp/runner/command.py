@@ -476,12 +476,12 @@ def _run(
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = _verdict(report, done, problems)
-    if why is not None:
-        err.write(f"exit {code}: {why}\n")
     if events is not None:
         events.run_ended(report, code)
         if events.problem is not None:
             err.write(f"warning: {events.problem}\n")
+    if why is not None:
+        err.write(f"exit {code}: {why}\n")  # the last line: why the exit code is this
     return code
 
 
