@@ -35,6 +35,7 @@ KNOWN_DIMENSIONS = {
 }
 BATCH_SIZE = 64  # texts per request
 CONCURRENCY = 4  # requests in flight
+REQUEST_TIMEOUT = 120.0  # seconds one request may take, retries included
 
 
 class EmbeddingError(Exception):
@@ -114,8 +115,10 @@ class Embedder:
         reingest: bool = False,
         policy: RetryPolicy | None = None,
         env: Mapping[str, str] | None = None,
+        timeout: float = REQUEST_TIMEOUT,
     ) -> None:
         self.target = target
+        self.timeout = timeout
         self.cache = cache
         self.reingest = reingest  # embed again, ignoring what the cache holds
         self.requests = 0
@@ -134,9 +137,13 @@ class Embedder:
             body["dimensions"] = dimensions  # only these models can shorten their vectors
         self.requests += 1
         try:
-            data = await self._client.post(self.target.url, body)
+            data = await asyncio.wait_for(self._client.post(self.target.url, body), self.timeout)
         except TurnFailure as exc:
             raise EmbeddingError(f"{self.target.url}: {exc}") from None
+        except asyncio.TimeoutError:
+            raise EmbeddingError(
+                f"{self.target.url}: no answer within {self.timeout:g} s"
+            ) from None
         return _vectors(data, len(texts))
 
     def _check_lengths(self, vectors: dict[str, list[float]], dimensions: int | None) -> None:
