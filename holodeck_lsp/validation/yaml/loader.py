@@ -25,7 +25,7 @@ from yaml.tokens import (
     FlowSequenceStartToken,
 )
 
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap, Span
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
 try:  # the C parser is 10x faster; the pure one gives the same values
     _Loader: type = yaml.CSafeLoader
@@ -62,7 +62,7 @@ class YamlProblem:
     kind: str  # "syntax", "tab", "duplicate-key", "construct", "encoding", "limit"
     span: Span
     message: str
-    path: Path = ()
+    path: YamlPath = ()
     # For duplicate keys: where the first occurrence stands.
     other: Span | None = None
 
@@ -83,7 +83,7 @@ def _span(node: Node) -> Span:
 class _Builder:
     def __init__(self, aliases: bool = False) -> None:
         self.ctor = SafeConstructor()
-        self.nodes: dict[Path, NodeInfo] = {}
+        self.nodes: dict[YamlPath, NodeInfo] = {}
         self.problems: list[YamlProblem] = []
         self._active: set[int] = set()
         # Alias bookkeeping, only for texts that have both an anchor and an alias: a node
@@ -95,7 +95,7 @@ class _Builder:
         self._over = False
         self._sizes: dict[int, int] = {}
 
-    def build(self, node: Node, path: Path, key_span: Span | None, depth: int = 0) -> Any:
+    def build(self, node: Node, path: YamlPath, key_span: Span | None, depth: int = 0) -> Any:
         if self._seen is None or self._expanding:
             return self._build(node, path, key_span, depth)
         if id(node) not in self._seen:
@@ -111,7 +111,7 @@ class _Builder:
         finally:
             self._expanding -= 1
 
-    def _admit(self, node: Node, path: Path, key_span: Span | None) -> bool:
+    def _admit(self, node: Node, path: YamlPath, key_span: Span | None) -> bool:
         """Whether one more alias use fits the budget (the first one that does not is
         reported; it and every later use load as null)."""
         if self._over:
@@ -152,7 +152,7 @@ class _Builder:
                 stack.extend((child, False) for child in children if id(child) not in sizes)
         return sizes[id(root)]
 
-    def _build(self, node: Node, path: Path, key_span: Span | None, depth: int) -> Any:
+    def _build(self, node: Node, path: YamlPath, key_span: Span | None, depth: int) -> Any:
         s, e = node.start_mark, node.end_mark
         span = Span(s.line, s.column, e.line, e.column)
         if node.__class__ is ScalarNode:
@@ -183,7 +183,7 @@ class _Builder:
             self._active.discard(id(node))
         return None  # pragma: no cover - no other node kinds exist
 
-    def _scalar(self, node: ScalarNode, path: Path) -> Any:
+    def _scalar(self, node: ScalarNode, path: YamlPath) -> Any:
         constructor = self.ctor.yaml_constructors.get(node.tag)
         try:
             if constructor is None:
@@ -199,7 +199,7 @@ class _Builder:
             self.problems.append(YamlProblem("construct", _span(node), message, path))
             return node.value  # the text as written, so the models see no second problem
 
-    def _mapping(self, node: MappingNode, path: Path, depth: int) -> dict[Any, Any]:
+    def _mapping(self, node: MappingNode, path: YamlPath, depth: int) -> dict[Any, Any]:
         if any(key.tag == _MERGE_TAG for key, _ in node.value):
             try:
                 self.ctor.flatten_mapping(node)
