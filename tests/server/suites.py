@@ -46,3 +46,9 @@ def alias_bomb(levels: int = 9) -> str:
     for i in range(1, levels):
         lines.append(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]")
     return "\n".join(lines) + "\n"
+
+
+def small_agent(name: str) -> str:
+    """A valid agent with one test case (``hello``), eight lines."""
+    return (f"name: {name}\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n"
+            "  inline: Answer briefly.\ntest_cases:\n  - input: hello\n")

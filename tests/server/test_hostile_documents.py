@@ -11,17 +11,9 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.server.lsp_client import Client, diag, open_doc
-from tests.server.suites import alias_bomb
+from tests.server.suites import alias_bomb, small_agent
 
-AGENT = """name: hostile
-model:
-  provider: openai
-  name: gpt-4o
-instructions:
-  inline: Answer briefly.
-test_cases:
-  - input: hello
-"""
+AGENT = small_agent("hostile")
 
 
 async def codes(push: Client, doc: str) -> list[tuple[str, int, int]]:

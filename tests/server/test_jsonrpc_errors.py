@@ -14,17 +14,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from tests.server.suites import small_agent
 from tests.server.wire import Wire
 
-AGENT = """name: wire
-model:
-  provider: openai
-  name: gpt-4o
-instructions:
-  inline: Be brief.
-test_cases:
-  - input: hello
-"""
+AGENT = small_agent("wire")
 
 
 @pytest_asyncio.fixture

@@ -9,19 +9,10 @@ import pytest
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, diag, open_doc, replace_all
-from tests.server.suites import suite
+from tests.server.suites import small_agent, suite
 from tests.server.wire import Wire
 
-SMALL = """name: small
-model:
-  provider: openai
-  name: gpt-4o
-instructions:
-  inline: Be brief.
-test_cases:
-  - input: hello
-    bogus: 1
-"""
+SMALL = small_agent("small") + "    bogus: 1\n"
 
 
 @pytest.mark.slow

@@ -10,17 +10,9 @@ import yaml
 
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import MAX_ALIASES, MAX_TEXT, load_yaml
-from tests.server.suites import alias_bomb
+from tests.server.suites import alias_bomb, small_agent
 
-AGENT = """name: limits
-model:
-  provider: openai
-  name: gpt-4o
-instructions:
-  inline: Answer briefly.
-test_cases:
-  - input: hello
-"""
+AGENT = small_agent("limits")
 
 
 def shown(text: str, incremental: bool = False) -> list[tuple[str, int, int, str]]:
