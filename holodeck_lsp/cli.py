@@ -270,6 +270,21 @@ def run(
             help="Write the run as it goes, JSON Lines (docs/run-events.md); - for stdout.",
         ),
     ] = None,
+    case: Annotated[
+        int | None,
+        typer.Option(help="Run only the test case at this position (0-based) in the suite."),
+    ] = None,
+    up_to_turn: Annotated[
+        int | None,
+        typer.Option(help="With --case: run its turns up to this one (0-based) only."),
+    ] = None,
+    from_report: Annotated[
+        Path | None,
+        typer.Option(
+            help="Run nothing: write a report's results as --events of this suite "
+            "(an editor places a CI failure this way)."
+        ),
+    ] = None,
     keyword: Annotated[
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
@@ -319,6 +334,9 @@ def run(
         isolate_mcp=isolate_mcp,
         reingest=reingest,
         events=events,
+        case=case,
+        up_to_turn=up_to_turn,
+        from_report=from_report,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 
