@@ -16,7 +16,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.validation.yaml.loader import load_yaml
-from holodeck_lsp.validation.yaml.source_map import Path, SourceMap
+from holodeck_lsp.validation.yaml.source_map import SourceMap, YamlPath
 
 SOURCE = "holodeck-lsp run"
 _PART = re.compile(
@@ -25,7 +25,7 @@ _PART = re.compile(
 _EXCERPT = 200
 
 
-def parse_path(text: str) -> Path:
+def parse_path(text: str) -> YamlPath:
     """`test_cases[0].turns[1].expected_tools[0].args.b` as a path tuple."""
     parts: list[Any] = []
     position = 0

@@ -5,18 +5,13 @@ lines, hover shows the last result, and editing a failed line clears its diagnos
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
-from tests.server.lsp_client import SERVER, server_env
-
-NVIM = shutil.which("nvim")
-SCRIPT = Path(__file__).parent / "nvim" / "runs.lua"
+from tests.server.neovim import NVIM, run_script
 
 pytestmark = [
     pytest.mark.slow,
@@ -28,7 +23,6 @@ pytestmark = [
 
 
 def test_neovim_runs_a_turn_from_its_code_lens(tmp_path: Path) -> None:
-    assert NVIM is not None
     folder = tmp_path / "convfinqa"
     shutil.copytree(REPO / "examples" / "convfinqa", folder)
     agent = folder / "agent.yaml"
@@ -38,32 +32,7 @@ def test_neovim_runs_a_turn_from_its_code_lens(tmp_path: Path) -> None:
     lines = text.splitlines()
     truth_line = lines.index('        ground_truth: "190000"')
     arg_line = next(i for i, line in enumerate(lines) if 'year: {regex: "2021"}' in line)
-    out = tmp_path / "nvim.json"
-    home = tmp_path / "home"
-    home.mkdir()
-    env = server_env(home)
-    env.update(
-        HL_CMD=json.dumps(SERVER),
-        HL_ROOT=str(folder),
-        HL_FILE=str(agent),
-        HL_OUT=str(out),
-        HL_REPLAY="replay.jsonl",
-        XDG_CONFIG_HOME=str(home / ".config"),
-        XDG_DATA_HOME=str(home / ".local"),
-        XDG_STATE_HOME=str(home / ".state"),
-    )
-    done = subprocess.run(
-        [NVIM, "--headless", "--clean", "-n", "-c", f"luafile {SCRIPT}"],
-        env=env,
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert out.exists(), done.stderr
-    result = json.loads(out.read_text())
-    assert "error" not in result, result
+    result = run_script("runs.lua", folder, agent, tmp_path, HL_REPLAY="replay.jsonl")
     first = lines.index("test_cases:")
     cases = [i for i, line in enumerate(lines) if i > first and line.startswith("  - name: ")]
     turns = [i for i, line in enumerate(lines) if line.startswith("      - input: ")]
