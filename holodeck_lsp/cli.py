@@ -15,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from holodeck_lsp import __version__
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -277,8 +279,21 @@ def merge(
     raise typer.Exit(code)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"holodeck-lsp {__version__}")
+        raise typer.Exit(EXIT_CLEAN)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Validate, serve and run HoloDeck agent and test-suite YAML."""
 
 
