@@ -1,4 +1,4 @@
-"""The `holodeck-lsp` command. The only place that turns outcomes into exit codes.
+"""The `holodeck-lsp` command: options in, a command called, its exit code out.
 
 Heavy imports (the language server, the runner) happen inside the command that needs
 them, so `check` starts fast enough for a pre-commit hook.
@@ -9,13 +9,22 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
 
 from holodeck_lsp import __version__
+from holodeck_lsp.check.formats import FORMATS
+from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.validation.codes import (
+    SEVERITY_LEVELS,
+    UnknownCode,
+    UnknownLevel,
+    severity_override,
+)
+from holodeck_lsp.validation.diagnostics import Severity
 
 app = typer.Typer(
     add_completion=False,
@@ -24,35 +33,25 @@ app = typer.Typer(
     help="Validate, serve and run HoloDeck agent and test-suite YAML.",
 )
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
-
-class OutputFormat(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-
-
-def _parse_severities(values: list[str]) -> dict[str, object]:
-    from holodeck_lsp.validation.codes import RULES
-    from holodeck_lsp.validation.diagnostics import Severity
-
-    out: dict[str, object] = {}
+def _parse_severities(values: list[str]) -> dict[str, Severity | None]:
+    out: dict[str, Severity | None] = {}
     for item in values:
         code, sep, level = item.partition("=")
-        code = code.strip().upper()
-        if not sep or code not in RULES:
-            raise typer.BadParameter(f"expected CODE=LEVEL with a known code, got {item!r}")
-        level = level.strip().lower()
-        if level == "off":
-            out[code] = None
-        elif level.upper() in Severity.__members__:
-            out[code] = Severity[level.upper()]
-        else:
+        try:
+            if not sep:
+                raise UnknownCode(code)
+            key, severity = severity_override(code, level)
+        except UnknownCode:
             raise typer.BadParameter(
-                f"level must be error, warning, information, hint or off: {item!r}"
-            )
+                f"expected CODE=LEVEL with a known code, got {item!r}"
+            ) from None
+        except UnknownLevel:
+            *others, last = SEVERITY_LEVELS
+            raise typer.BadParameter(
+                f"level must be {', '.join(others)} or {last}: {item!r}"
+            ) from None
+        out[key] = severity
     return out
 
 
@@ -60,8 +59,11 @@ def _parse_severities(values: list[str]) -> dict[str, object]:
 def check(
     paths: Annotated[list[str], typer.Argument(help="Files or folders; '-' reads stdin.")],
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = OutputFormat.text,
+        str,
+        typer.Option(
+            "--format", "-f", help="Output format.", click_type=click.Choice(list(FORMATS))
+        ),
+    ] = "text",
     stdin_filename: Annotated[
         str | None, typer.Option(help="The path to report (and resolve from) for stdin.")
     ] = None,
@@ -97,9 +99,9 @@ def check(
     # rescan them over and over (a large suite checks 3x faster without it), and
     # reference counting frees what little is garbage.
     gc.disable()
-    from holodeck_lsp.check.files import DEFAULT_PATTERNS
-    from holodeck_lsp.check.formats import REPORTERS, TextReporter
-    from holodeck_lsp.check.runner import CheckOptions, check_paths
+    from holodeck_lsp.check.checker import CheckOptions, check_paths
+    from holodeck_lsp.check.formats import TextFormat
+    from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
     from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])
@@ -107,7 +109,7 @@ def check(
         user_config_dir=None if no_user_config else Path.home() / ".holodeck",
         search_paths=[Path.cwd()],
         import_graders=import_graders,
-        severity_overrides=overrides,  # type: ignore[arg-type]
+        severity_overrides=overrides,
     )
     stdin = None
     targets = []
@@ -126,13 +128,13 @@ def check(
             targets.append(Path(raw))
     options = CheckOptions(context, tuple(pattern) if pattern else DEFAULT_PATTERNS)
     result = check_paths(targets, options, stdin)
-    reporter = REPORTERS[output_format.value]
-    (TextReporter(color) if reporter is TextReporter else reporter()).report(result, sys.stdout)
+    chosen = FORMATS[output_format]
+    (TextFormat(color) if chosen is TextFormat else chosen()).report(result, sys.stdout)
     if result.unreadable:
         for path, reason in result.unreadable:
             typer.echo(f"error: cannot read {path}: {reason}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FINDINGS if result.error_count else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FAILED if result.error_count else EXIT_OK)
 
 
 @app.command()
@@ -143,14 +145,16 @@ def serve(
 ) -> None:
     """Start the language server (stdio by default)."""
     from holodeck_lsp.server.main import serve as run_server
+    from holodeck_lsp.server.main import tcp_address
 
-    host, port = None, None
-    if tcp is not None:
-        host, sep, port_text = tcp.rpartition(":")
-        if not sep or not port_text.isdigit():
-            raise typer.BadParameter("--tcp takes HOST:PORT")
-        port = int(port_text)
-    run_server(host=host or "127.0.0.1" if port is not None else None, port=port)
+    if tcp is None:
+        run_server()
+        return
+    try:
+        host, port = tcp_address(tcp)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    run_server(host=host, port=port)
 
 
 @app.command()
@@ -282,7 +286,7 @@ def merge(
 def _print_version(asked: bool) -> None:
     if asked:
         typer.echo(f"holodeck-lsp {__version__}")
-        raise typer.Exit(EXIT_CLEAN)
+        raise typer.Exit(EXIT_OK)
 
 
 @app.callback()

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?%?")
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A grader's verdict: HoloDeck reads any result with these four fields (a mapping is
+    refused, as `holodeck test` refuses it)."""
+
+    score: float
+    passed: bool | None = None
+    reason: str | None = None
+    details: dict[str, Any] | None = None
 
 
 def _numbers(text: str) -> list[float]:
@@ -16,22 +28,28 @@ def _numbers(text: str) -> list[float]:
     return out
 
 
-def grounded_in_tools(ctx: Any) -> dict[str, Any]:
+def _number(result: Any) -> float | None:
+    """A tool result as a number: tools hand the model their value as text."""
+    try:
+        return float(str(result))
+    except ValueError:
+        return None
+
+
+def grounded_in_tools(ctx: Any) -> Graded:
     """Passes when the reply states the last tool result (to within 0.5%), or when the turn
     called no tool."""
     results = [
-        t.result
-        for t in ctx.tool_invocations
-        if t.error is None and isinstance(t.result, (int, float))
+        n for t in ctx.tool_invocations if t.error is None and (n := _number(t.result)) is not None
     ]
     if not results:
-        return {"passed": True, "score": 1.0, "reason": "no numeric tool result to check"}
-    last = float(results[-1])
+        return Graded(1.0, True, "no numeric tool result to check")
+    last = results[-1]
     stated = _numbers(ctx.agent_response)
     found = any(abs(n - last) <= 0.005 * max(abs(last), 1e-9) for n in stated)
-    return {
-        "score": 1.0 if found else 0.0,
-        "passed": found,
-        "reason": f"last tool result {last:g} {'is' if found else 'is not'} in the reply",
-        "details": {"last_tool_result": last, "numbers_in_reply": stated},
-    }
+    return Graded(
+        1.0 if found else 0.0,
+        found,
+        f"last tool result {last:g} {'is' if found else 'is not'} in the reply",
+        {"last_tool_result": last, "numbers_in_reply": stated},
+    )

@@ -1,14 +1,13 @@
-"""Which files a `check` of folders (or a workspace scan) validates."""
+"""The YAML files below a folder that a `check` of folders looks at."""
 
 from __future__ import annotations
 
-import fnmatch
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-DEFAULT_PATTERNS = ("agent.yaml", "agent.yml", "*.agent.yaml", "*.agent.yml")
-YAML_SUFFIXES = (".yaml", ".yml")
+from holodeck_lsp.validation.documents import YAML_SUFFIXES
+
 _SKIP_DIRS = {
     ".git",
     ".hg",
@@ -27,18 +26,6 @@ _SKIP_DIRS = {
 }
 
 
-def matches_patterns(path: Path, patterns: Iterable[str]) -> bool:
-    """A name pattern (`agent.yaml`) matches the file name; a path pattern the whole path."""
-    text = path.as_posix()
-    for pattern in patterns:
-        bare = pattern.removeprefix("**/")
-        if "/" in bare:
-            if fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(text, "*/" + bare):
-                return True
-        elif fnmatch.fnmatch(path.name, bare):
-            return True
-    return False
-
 
 def yaml_files(folder: Path) -> Iterator[Path]:
     """Every YAML file below ``folder``, skipping tool and dependency folders."""
@@ -48,13 +35,3 @@ def yaml_files(folder: Path) -> Iterator[Path]:
             if name.endswith(YAML_SUFFIXES):
                 yield Path(root) / name
 
-
-def looks_like_suite(data: object) -> bool:
-    """Content recognition: an agent or a test-case file, whatever its name."""
-    if isinstance(data, dict):
-        if "test_cases" in data or "test_cases_file" in data:
-            return True
-        return {"name", "model", "instructions"} <= set(data)
-    if isinstance(data, list) and data:
-        return all(isinstance(x, dict) and ("input" in x or "turns" in x) for x in data)
-    return False

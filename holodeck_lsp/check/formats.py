@@ -1,19 +1,21 @@
-"""Output formats of `check`: one small class each, chosen by name."""
+"""Output formats of `check`: one small class each, chosen by name in `FORMATS`.
+
+`run` prints its configuration errors through `TextFormat` too.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import Any, ClassVar, Protocol, TextIO
 
 from holodeck_lsp import __version__
-from holodeck_lsp.check.runner import CheckResult, FileResult
+from holodeck_lsp.check.results import CheckResult, FileResult
 from holodeck_lsp.validation.codes import RULES
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 
 
-class Reporter(Protocol):
+class OutputFormat(Protocol):
     def report(self, result: CheckResult, out: TextIO) -> None: ...
 
 
@@ -27,7 +29,7 @@ def _end_column(where: Range) -> int:
     return e.character + 1 if (e.line, e.character) > (s.line, s.character) else s.character + 2
 
 
-class TextReporter:
+class TextFormat:
     """`file:line:col: severity CODE message`, a source excerpt and a caret line."""
 
     _COLOURS: ClassVar[dict[Severity, str]] = {
@@ -71,7 +73,7 @@ class TextReporter:
         )
 
 
-class JsonReporter:
+class JsonFormat:
     """One JSON document; the contract is written down in the README (`--format json`)."""
 
     def report(self, result: CheckResult, out: TextIO) -> None:
@@ -108,7 +110,7 @@ class JsonReporter:
         out.write("\n")
 
 
-class GithubReporter:
+class GithubFormat:
     """GitHub Actions workflow commands: annotations on the pull request's lines."""
 
     _LEVEL: ClassVar[dict[Severity, str]] = {
@@ -139,7 +141,7 @@ class GithubReporter:
             out.write(f"::error file={self._prop(path)}::{self._data('cannot read: ' + reason)}\n")
 
 
-class SarifReporter:
+class SarifFormat:
     """SARIF 2.1.0, for code-scanning uploads; rule ids are the stable codes."""
 
     _LEVEL: ClassVar[dict[Severity, str]] = {
@@ -227,13 +229,9 @@ def _uri(path: str) -> str:
     return (path if rel.startswith("..") else rel).replace(os.sep, "/")
 
 
-REPORTERS: dict[str, type[Reporter]] = {
-    "text": TextReporter,
-    "json": JsonReporter,
-    "sarif": SarifReporter,
-    "github": GithubReporter,
+FORMATS: dict[str, type[OutputFormat]] = {
+    "text": TextFormat,
+    "json": JsonFormat,
+    "sarif": SarifFormat,
+    "github": GithubFormat,
 }
-
-
-def report(result: CheckResult, fmt: str, out: TextIO = sys.stdout) -> None:
-    REPORTERS[fmt]().report(result, out)

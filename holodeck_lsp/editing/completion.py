@@ -16,7 +16,6 @@ from pydantic import BaseModel
 
 from holodeck_lsp.editing import snippets
 from holodeck_lsp.editing.cursor import CursorContext, cursor_context
-from holodeck_lsp.editing.doc_kinds import ROOTS, logical_path
 from holodeck_lsp.editing.field_docs import (
     describe_field,
     field_doc,
@@ -25,10 +24,11 @@ from holodeck_lsp.editing.field_docs import (
     parent_models,
     render,
 )
+from holodeck_lsp.editing.model_roots import ROOTS, logical_path
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.test_case import MATCHER_KEYS, ExpectedTool, TestCaseModel, Turn
+from holodeck_lsp.validation.documents import Kind
 from holodeck_lsp.validation.model_tree import models_in, type_at, union_members, unwrap
-from holodeck_lsp.validation.validate import Kind
 from holodeck_lsp.validation.yaml.source_map import Path
 
 ItemKind = Literal["key", "value", "snippet"]

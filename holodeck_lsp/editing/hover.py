@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.editing.cursor import key_at
-from holodeck_lsp.editing.doc_kinds import ROOTS, logical_path
 from holodeck_lsp.editing.field_docs import field_doc, render
+from holodeck_lsp.editing.model_roots import ROOTS, logical_path
 from holodeck_lsp.validation.collector import value_at
 from holodeck_lsp.validation.diagnostics import Range
-from holodeck_lsp.validation.validate import Kind
+from holodeck_lsp.validation.documents import Kind
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from holodeck_lsp.validation.yaml.source_map import Path
 

@@ -13,24 +13,6 @@ from holodeck_lsp.models.errors import MUTUALLY_EXCLUSIVE, REQUIRES_ONE_OF, fail
 # `prompt_file` is checked the way the loader reads it (it inlines the file at load).
 AGENT_DIR_CONTEXT_KEY = "agent_dir"
 
-# Tools built into the Claude backend. A subagent's `tools` entry that is none of these,
-# no `mcp__<server>__<tool>` name and no agent tool is probably a typo (a warning).
-BUILTIN_TOOL_NAMES = frozenset(
-    {
-        "Read",
-        "Write",
-        "Edit",
-        "Bash",
-        "Glob",
-        "Grep",
-        "WebSearch",
-        "WebFetch",
-        "Task",
-        "TodoWrite",
-        "NotebookEdit",
-    }
-)
-
 SettingSource = Literal["user", "project", "local", "all"]
 ALL_SETTING_SOURCES: list[SettingSource] = ["user", "project", "local"]
 

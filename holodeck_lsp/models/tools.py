@@ -22,8 +22,6 @@ from holodeck_lsp.models.llm import LLMProvider
 
 TOOL_NAME_PATTERN = r"^[0-9A-Za-z_]+$"
 SOURCE_SCHEMES = frozenset({"s3", "az", "https", "http", "file"})
-# Tool kinds whose callable names are only known at run time (a server lists them).
-OPEN_ENDED_TOOL_TYPES = frozenset({"mcp"})
 
 _NAME_DESCRIPTION = "Unique tool name: letters, digits and underscores only."
 _DESCRIPTION_DESCRIPTION = "What the tool does; the model reads this to decide when to call it."

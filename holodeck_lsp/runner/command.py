@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO, cast
 
+from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED
+from holodeck_lsp.exit_codes import EXIT_OK as EXIT_PASSED
+from holodeck_lsp.exit_codes import EXIT_USAGE as EXIT_CONFIG
+from holodeck_lsp.models.llm import ProviderEnum
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
@@ -58,7 +62,6 @@ from holodeck_lsp.runner.selection import parse_shard, select
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
 from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
 
-EXIT_PASSED, EXIT_FAILED, EXIT_CONFIG, EXIT_EXECUTION = 0, 1, 2, 3
 DEFAULT_LLM_TIMEOUT = 60.0
 PARALLEL_ENV = "HOLODECK_PARALLEL_TEST_CASES"
 
@@ -112,11 +115,11 @@ def _print_config_error(error: ConfigError, err: TextIO) -> None:
     for line in error.lines:
         err.write(line + "\n")
     if error.diagnostics:
-        from holodeck_lsp.check.formats import TextReporter
-        from holodeck_lsp.check.runner import CheckResult, FileResult
+        from holodeck_lsp.check.formats import TextFormat
+        from holodeck_lsp.check.results import CheckResult, FileResult
 
         files = [FileResult(f, ds, text) for f, (ds, text) in error.diagnostics.items()]
-        TextReporter(colour=False).report(CheckResult(files=files), err)
+        TextFormat(colour=False).report(CheckResult(files=files), err)
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
@@ -303,6 +306,14 @@ def _judges(
     )
 
 
+def _run_label(suite: LoadedSuite, python_agent: str | None) -> str:
+    """How `holodeck test` names a failed agent run of a single-turn case: its OpenAI path
+    (openai, azure_openai, ollama) says "OpenAI Agents run failed: "."""
+    if python_agent is not None or suite.agent.model.provider is ProviderEnum.ANTHROPIC:
+        return ""
+    return "OpenAI Agents run failed: "
+
+
 def _print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> None:
     line = tool_line(path, failure.tool)
     where = f"{path}:{line}" if line is not None else str(path)
@@ -368,7 +379,12 @@ def _run(
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
     settings = EngineSettings(
-        suite.folder, suite.graders, parallelism, judges, options.grader_timeout
+        suite.folder,
+        suite.graders,
+        parallelism,
+        judges,
+        options.grader_timeout,
+        _run_label(suite, options.python_agent),
     )
     context = ToolContext(
         suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest

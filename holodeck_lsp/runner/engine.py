@@ -11,7 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, TurnResult
-from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
+from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.backends.base import (
+    AgentError,
+    AgentRunFailed,
+    Backend,
+    Reply,
+    Session,
+    TurnFailure,
+    TurnRequest,
+    TurnTimeout,
+)
 from holodeck_lsp.runner.evaluators.code import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.evaluators.dispatch import TurnView, evaluate
 from holodeck_lsp.runner.evaluators.judge import JudgePanel
@@ -21,11 +31,12 @@ from holodeck_lsp.runner.rollup import roll_up_case, single_turn_case
 from holodeck_lsp.runner.tool_assertions import check_tools, expected_as_json
 
 _PREFIX = {
-    "timeout": "",
     "backend": "backend error: ",
     "session": "session ended: ",
-    "agent": "agent raised ",
 }
+# Why the turns after a lost one are skipped, worded as `holodeck test` words it.
+UNRECOVERABLE = "session became unrecoverable after two consecutive BackendSessionError hits"
+ZERO_USAGE = TokenUsage.zero()
 
 
 @dataclass(frozen=True)
@@ -35,6 +46,8 @@ class EngineSettings:
     parallelism: int = 1
     judges: JudgePanel | None = None  # judge models of LLM-judged metrics
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT  # seconds per code grader call
+    # How a legacy single-turn case names a failed agent run ("OpenAI Agents run failed: ").
+    run_label: str = ""
 
 
 @dataclass
@@ -48,17 +61,30 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _skipped(index: int, turn: PlannedTurn, reason: str) -> TurnResult:
+def _skipped(index: int, turn: PlannedTurn, reason: str, expected: bool = True) -> TurnResult:
     return TurnResult(
         turn_index=index,
         input=turn.input,
         ground_truth=turn.ground_truth,
-        expected_tools=_expected(turn),
+        expected_tools=_expected(turn) if expected else None,
         metric_results=[],
         passed=False,
         execution_time_ms=0,
-        errors=[f"skipped: {reason}"],
+        errors=[reason],
         skipped=True,
+    )
+
+
+def _lost(index: int, turn: PlannedTurn, reason: str) -> TurnResult:
+    """A turn whose fail_on_error grader raised: its reply, tools and metrics are dropped."""
+    return TurnResult(
+        turn_index=index,
+        input=turn.input,
+        ground_truth=turn.ground_truth,
+        metric_results=[],
+        passed=False,
+        execution_time_ms=0,
+        errors=[reason],
     )
 
 
@@ -68,6 +94,22 @@ def _expected(turn: PlannedTurn) -> list[Any] | None:
     return [expected_as_json(e) for e in turn.expected_tools]
 
 
+def failure_message(failure: TurnFailure, legacy: bool, run_label: str) -> str:
+    """A failed turn's error line, as `holodeck test` words it: a multi-turn turn says
+    `timeout` or `Agent error: ...`, a legacy single-turn case `Agent invocation ...`."""
+    if isinstance(failure, TurnTimeout):
+        if not legacy:
+            return "timeout"
+        seconds = f"{failure.seconds:g}s" if failure.seconds is not None else str(failure)
+        return f"Agent invocation timeout after {seconds}"
+    if isinstance(failure, AgentError):
+        if not legacy:
+            return f"Agent error: {failure}"
+        label = run_label if isinstance(failure, AgentRunFailed) else ""
+        return f"Agent invocation error: {label}{failure}"
+    return _PREFIX.get(failure.kind, "") + str(failure)
+
+
 class _CaseRun:
     """The state of one test case while its turns run."""
 
@@ -75,6 +117,7 @@ class _CaseRun:
         self.case = case
         self.settings = settings
         self.stop_reason: str | None = None
+        self.lost = False  # a fail_on_error grader raised: later turns are skipped
         self.execution_errors = 0
         self.processed: list[ProcessedFileInput] = []
         self.turns: list[TurnResult] = []  # finished turns, kept when the run stops early
@@ -88,7 +131,8 @@ class _CaseRun:
         not run are skipped with that reason."""
         turns = list(self.turns)
         for index in range(len(turns), len(self.case.turns)):
-            turns.append(_skipped(index, self.case.turns[index], stopped or "not run"))
+            reason = f"skipped: {stopped or 'not run'}"
+            turns.append(_skipped(index, self.case.turns[index], reason))
         elapsed = int((time.perf_counter() - self.start) * 1000)
         build = roll_up_case if self.case.multi_turn else _single
         result = build(self.case.name, turns, self.processed, elapsed, self.timestamp)
@@ -103,8 +147,11 @@ class _CaseRun:
         return list(self.retrieved) or None
 
     async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
+        if self.lost:
+            return _skipped(index, turn, UNRECOVERABLE, expected=False)
         if self.stop_reason is not None or session is None:
-            return _skipped(index, turn, self.stop_reason or "no session")
+            return _skipped(index, turn, f"skipped: {self.stop_reason or 'no session'}")
+        legacy = not self.case.multi_turn
         message, processed = with_files(turn.input, turn.files, self.settings.agent_dir)
         self.processed.extend(processed)
         request = TurnRequest(message, index, self.case.label, self.case.index)
@@ -114,15 +161,19 @@ class _CaseRun:
         try:
             reply = await session.send(request)
         except TurnFailure as failure:
-            errors.append(_PREFIX.get(failure.kind, "") + str(failure))
+            errors.append(failure_message(failure, legacy, self.settings.run_label))
             self.execution_errors += failure.execution_error
             if failure.breaks_session:
                 self.stop_reason = f"the session ended at turn {index}: {failure}"
+            if isinstance(failure, AgentError) and not legacy:
+                # The agent's run failed: an empty reply that used no tokens, as HoloDeck has it.
+                reply = Reply("", [], ZERO_USAGE)
         elapsed = int((time.perf_counter() - start) * 1000)
         calls = reply.tool_invocations if reply is not None else []
-        tools_matched, details = check_tools(turn.expected_tools, calls)
+        tools = check_tools(turn.expected_tools, calls, name_errors=not legacy)
+        errors.extend(tools.errors)
         metric_results, grader_details = [], None
-        if reply is not None:
+        if reply is not None and reply.text:
             view = TurnView(
                 turn.input,
                 reply.text,
@@ -135,6 +186,7 @@ class _CaseRun:
                 self.case.label,
                 self.case.index,
                 "\n\n".join(p.markdown_content for p in processed if p.markdown_content),
+                legacy,
             )
             outcome = await evaluate(
                 turn.metrics,
@@ -143,14 +195,19 @@ class _CaseRun:
                 self.settings.judges,
                 self.settings.grader_timeout,
             )
+            if outcome.fatal is not None and not legacy:
+                self.lost = True
+                return _lost(index, turn, outcome.fatal)
             metric_results, grader_details = outcome.results, outcome.grader_details or None
             errors.extend(outcome.errors)
+            if outcome.fatal is not None:
+                errors.append(outcome.fatal)
             self.execution_errors += outcome.execution_errors
             if outcome.stop_reason is not None:
                 self.stop_reason = outcome.stop_reason
         passed = (
             not errors
-            and tools_matched is not False
+            and tools.matched is not False
             and all(m.passed is not False for m in metric_results)
         )
         return TurnResult(
@@ -161,8 +218,8 @@ class _CaseRun:
             expected_tools=_expected(turn),
             tool_calls=[c.name for c in calls],
             tool_invocations=calls,
-            tools_matched=tools_matched,
-            arg_match_details=details,
+            tools_matched=tools.matched,
+            arg_match_details=tools.details,
             metric_results=metric_results,
             passed=passed,
             execution_time_ms=elapsed,

@@ -96,7 +96,7 @@ class TimedSession:
                 raise BackendError(
                     f"{failures[-1]} ({limit} while retrying, {len(failures)} failed attempt(s))"
                 ) from None
-            raise TurnTimeout(limit) from None
+            raise TurnTimeout(limit, self._timeout) from None
         finally:
             SERVICE_FAILURES.reset(token)
 

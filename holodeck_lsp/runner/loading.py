@@ -14,9 +14,10 @@ from typing import Any
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
-from holodeck_lsp.runner.envsubst import substitute
+from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
-from holodeck_lsp.validation.diagnostics import Diagnostic
+from holodeck_lsp.validation.codes import rule
+from holodeck_lsp.validation.diagnostics import Diagnostic, Range
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 
@@ -42,20 +43,18 @@ class LoadedSuite:
 
 
 class _EnvFiles:
-    """Reads files with `${VAR}` substituted, noting every unset variable."""
+    """Reads files with `${VAR}` substituted, noting every unset variable (HL605)."""
 
     def __init__(self, env: Mapping[str, str]) -> None:
         self.env = env
         self.raw: dict[str, str] = {}
-        self.problems: list[str] = []
+        self.unset: dict[str, list[Diagnostic]] = {}
 
     def text(self, path: Path, raw: str) -> str:
         self.raw[str(path)] = raw
         text, unset = substitute(raw, self.env)
-        self.problems.extend(
-            f"{path}:{u.line}:{u.column}: error: environment variable {u.name} is not set"
-            for u in unset
-        )
+        if unset:
+            self.unset[str(path)] = [_unset_variable(u) for u in unset]
         return text
 
     def overlay(self, path: Path) -> str | None:
@@ -64,6 +63,16 @@ class _EnvFiles:
         except (OSError, UnicodeDecodeError, ValueError):
             return None
         return self.text(path, raw)
+
+
+def _unset_variable(unset: UnsetVariable) -> Diagnostic:
+    line, column = unset.line - 1, unset.column - 1
+    return Diagnostic(
+        Range.of(line, column, line, column + len(f"${{{unset.name}}}")),
+        rule("HL605").severity,
+        "HL605",
+        f"environment variable {unset.name} is not set",
+    )
 
 
 def _metric_sites(agent: Agent) -> Iterator[tuple[str, Any]]:
@@ -110,8 +119,8 @@ def load_suite(
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
     )
     result = validate_text(text, path, context, kind="agent")
-    if files.problems:
-        raise ConfigError(files.problems)
+    if files.unset:
+        raise ConfigError([], {f: (ds, files.raw[f]) for f, ds in files.unset.items()})
     if result.has_errors or result.agent is None:
         # Excerpts show the file as written, never substituted values (secrets).
         shown = {

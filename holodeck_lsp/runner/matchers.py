@@ -1,6 +1,7 @@
 """Argument matchers of tool assertions: literal, fuzzy and regex (SPEC §7).
 
-Each returns None when the actual value matches, else the reason it does not.
+Each returns None when the actual value matches, else the reason it does not, worded as
+`holodeck test` words it (`expected 2, got 0`).
 """
 
 from __future__ import annotations
@@ -18,13 +19,9 @@ def _is_number(value: Any) -> bool:
 
 
 def literal_equal(expected: Any, actual: Any) -> bool:
-    """Numbers compare by value (206588 == 206588.0), bools only with bools, containers
-    element-wise by the same rule, everything else exactly."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if _is_number(expected) and _is_number(actual):
-        return bool(expected == actual)
-    if isinstance(expected, list) and isinstance(actual, (list, tuple)):
+    """Numbers compare by value (206588 == 206588.0), bools only with bools, lists and
+    mappings element by element by the same rule, everything else exactly."""
+    if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(
             literal_equal(e, a) for e, a in zip(expected, actual, strict=True)
         )
@@ -32,25 +29,30 @@ def literal_equal(expected: Any, actual: Any) -> bool:
         return expected.keys() == actual.keys() and all(
             literal_equal(v, actual[k]) for k, v in expected.items()
         )
-    return type(expected) is type(actual) and bool(expected == actual)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if _is_number(expected) and _is_number(actual):
+        return float(expected) == float(actual)
+    return bool(expected == actual)
 
 
 def fuzzy_normalize(value: Any) -> str:
-    """Lower-cased, trimmed, whitespace collapsed, thousands separators removed."""
-    text = _SEPARATORS.sub("", str(value))
-    return _SPACES.sub(" ", text.strip().lower())
+    """Trimmed, lower-cased, thousands separators removed, whitespace collapsed."""
+    text = _SEPARATORS.sub("", str(value).strip().lower())
+    return _SPACES.sub(" ", text)
 
 
 def fuzzy_number(text: str) -> float | None:
-    """The number a normalized text spells, with a trailing `%` as a division by 100."""
+    """The number a normalized text spells: spaces inside are separators ("25 587"), a
+    trailing `%` divides by 100. NaN is no number: "nan" compares as a word."""
     percent = text.endswith("%")
-    body = text[:-1].strip() if percent else text
+    body = (text[:-1].strip() if percent else text).replace(" ", "")
     try:
         number = float(body)
     except ValueError:
         return None
-    if not math.isfinite(number):
-        return None  # "nan"/"inf" compare as words
+    if math.isnan(number):
+        return None
     return number / 100 if percent else number
 
 
@@ -58,8 +60,7 @@ def fuzzy_equal(pattern: str, actual: Any) -> bool:
     left, right = fuzzy_normalize(pattern), fuzzy_normalize(actual)
     a, b = fuzzy_number(left), fuzzy_number(right)
     if a is not None and b is not None:
-        # Equal up to the rounding of the division by 100 (33.2% vs 0.332).
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+        return math.isclose(a, b, rel_tol=0.0, abs_tol=1e-9)
     return left == right
 
 
@@ -67,29 +68,43 @@ def regex_match(pattern: str, actual: Any) -> bool:
     return re.fullmatch(pattern, str(actual)) is not None
 
 
-def describe_matcher(spec: Any) -> str:
+def _matcher(spec: Any) -> tuple[str, Any]:
+    """('fuzzy'|'regex'|'literal', pattern or value) of one asserted argument."""
     if isinstance(spec, dict) and set(spec) == {"fuzzy"}:
-        return f"fuzzy {spec['fuzzy']!r}"
+        return "fuzzy", spec["fuzzy"]
     if isinstance(spec, dict) and set(spec) == {"regex"}:
-        return f"regex {spec['regex']!r}"
-    return repr(spec)
+        return "regex", spec["regex"]
+    return "literal", spec
 
 
-def match_arg(spec: Any, actual: Any) -> bool:
-    """Match one asserted argument; ``spec`` is the YAML value (literal or matcher)."""
-    if isinstance(spec, dict) and set(spec) == {"fuzzy"}:
-        return fuzzy_equal(spec["fuzzy"], actual)
-    if isinstance(spec, dict) and set(spec) == {"regex"}:
-        return regex_match(spec["regex"], actual)
-    return literal_equal(spec, actual)
+def arg_mismatch(spec: Any, actual: Any) -> str | None:
+    """Why ``actual`` fails one asserted argument (None when it holds)."""
+    kind, value = _matcher(spec)
+    if kind == "fuzzy":
+        return None if fuzzy_equal(value, actual) else f"expected ≈{value!r}, got {actual!r}"
+    if kind == "regex":
+        return None if regex_match(value, actual) else f"expected regex {value!r}, got {actual!r}"
+    return None if literal_equal(value, actual) else f"expected {value!r}, got {actual!r}"
 
 
 def mismatch(args: dict[Any, Any], actual: dict[str, Any]) -> str | None:
-    """Why a call's arguments fail the asserted ``args`` (None when they all hold)."""
+    """Why a call's arguments fail the asserted ``args``: the first argument that does not
+    hold (None when they all hold)."""
     for key, spec in args.items():
         name = str(key)
         if name not in actual:
-            return f"missing argument '{name}'"
-        if not match_arg(spec, actual[name]):
-            return f"argument '{name}': expected {describe_matcher(spec)}, got {actual[name]!r}"
+            return f"arg '{name}' missing"
+        problem = arg_mismatch(spec, actual[name])
+        if problem is not None:
+            return f"arg '{name}' mismatch: {problem}"
     return None
+
+
+def brief(args: dict[str, Any]) -> str:
+    """Asserted arguments in one line: `year=2019, metric≈cash, code~A.*`."""
+    parts = []
+    for key, spec in args.items():
+        kind, value = _matcher(spec)
+        sign = {"fuzzy": "≈", "regex": "~"}.get(kind, "=")
+        parts.append(f"{key}{sign}{value}")
+    return ", ".join(parts)

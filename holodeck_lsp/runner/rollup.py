@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from statistics import fmean
-from typing import Any
 
 from holodeck_lsp.models.test_result import (
     MetricResult,
@@ -25,49 +24,30 @@ def sum_usage(usages: list[TokenUsage | None]) -> TokenUsage | None:
     return total
 
 
-def _all_passed(values: list[bool | None]) -> bool | None:
-    if any(v is False for v in values):
-        return False
-    return True if values and all(v is True for v in values) else None
-
-
 def roll_up_metrics(turns: list[TurnResult]) -> list[MetricResult]:
-    """Each metric once: mean score and all-passed over the turns that ran it."""
-    by_name: dict[str, list[tuple[int, MetricResult]]] = {}
+    """Each metric once, as `holodeck test` rolls it up: the mean score over the turns that
+    ran it, passed unless one of them failed; errors and reasoning stay in the turns."""
+    by_name: dict[str, list[MetricResult]] = {}
     for turn in turns:
         for m in turn.metric_results:
-            by_name.setdefault(m.metric_name, []).append((turn.turn_index, m))
+            by_name.setdefault(m.metric_name, []).append(m)
     out = []
     for name, runs in by_name.items():
-        first = runs[0][1]
-        errors = [f"[turn {i}] {m.error}" for i, m in runs if m.error]
-        reasons = [f"[turn {i}] {m.reasoning}" for i, m in runs if m.reasoning]
-        times = [m.evaluation_time_ms for _, m in runs if m.evaluation_time_ms is not None]
-        retries = [m.retry_count for _, m in runs if m.retry_count is not None]
+        first = runs[0]
         out.append(
             MetricResult(
                 metric_name=name,
                 kind=first.kind,
-                score=fmean(m.score for _, m in runs),
+                score=fmean(m.score for m in runs),
                 threshold=first.threshold,
-                passed=_all_passed([m.passed for _, m in runs]),
+                passed=all(m.passed is not False for m in runs),
                 scale=first.scale,
-                error="; ".join(errors) or None,
-                retry_count=sum(retries) if retries else None,
-                evaluation_time_ms=sum(times) if times else None,
+                retry_count=0,
+                evaluation_time_ms=sum(m.evaluation_time_ms or 0 for m in runs),
                 model_used=first.model_used,
-                reasoning="; ".join(reasons) or None,
             )
         )
     return out
-
-
-def _union(entries: list[Any]) -> list[Any] | None:
-    out: list[Any] = []
-    for entry in entries:
-        if entry not in out:
-            out.append(entry)
-    return out or None
 
 
 def roll_up_case(
@@ -77,7 +57,8 @@ def roll_up_case(
     execution_time_ms: int,
     timestamp: str,
 ) -> TestResult:
-    """A multi-turn test case from its turns, exactly per the seed's roll-up table."""
+    """A multi-turn test case from its turns, exactly per the seed's roll-up table (the
+    assertions stay in the turns: `expected_tools` is null at this level)."""
     asserted = [t.tools_matched for t in turns if t.tools_matched is not None]
     return TestResult(
         test_name=name,
@@ -86,7 +67,7 @@ def roll_up_case(
         agent_response=turns[-1].response,
         tool_calls=[c for t in turns for c in t.tool_calls],
         tool_invocations=[c for t in turns for c in t.tool_invocations],
-        expected_tools=_union([e for t in turns for e in (t.expected_tools or [])]),
+        expected_tools=None,
         tools_matched=all(m is not False for m in asserted) if asserted else None,
         metric_results=roll_up_metrics(turns),
         ground_truth=None,
@@ -138,7 +119,7 @@ def summarize(results: list[TestResult], total_duration_ms: int) -> ReportSummar
         total_tests=len(results),
         passed=passed,
         failed=len(results) - passed,
-        pass_rate=round(100.0 * passed / len(results), 2) if results else 0.0,
+        pass_rate=100.0 * passed / len(results) if results else 0.0,
         total_duration_ms=total_duration_ms,
         metrics_evaluated={k: len(v) for k, v in scores.items()},
         average_scores={k: fmean(v) for k, v in scores.items()},

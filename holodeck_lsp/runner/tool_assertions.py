@@ -1,57 +1,111 @@
-"""Per-turn tool assertions: names by substring, args by matcher, `count` as a lower bound."""
+"""Per-turn tool assertions: names by substring, args by matcher, `count` as a lower bound.
+
+As `holodeck test` does: a bare name (or a name-only entry with the default `count: 1`)
+only needs a call whose name contains it; an entry with `args` or a `count` above 1 is
+checked call by call and gets an `arg_match_details` record. Failed assertions are also
+turn errors, one line each.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.matchers import mismatch
+from holodeck_lsp.runner.matchers import brief, mismatch
+
+# The error lines of failed assertions, maybe rolled up with a `[turn N] ` prefix.
+_ASSERTION_LINE = re.compile(
+    r"^(\[turn \d+\] )?expected (tool\(s\) not called in this turn: |\S+\(.*\): )"
+)
+
+
+def is_assertion_line(error: str) -> bool:
+    """Whether an error line is a tool assertion that did not hold (not a failed run)."""
+    return _ASSERTION_LINE.match(error) is not None
 
 
 def expected_as_json(entry: str | ExpectedTool) -> str | dict[str, Any]:
-    """The serialized config form of one assertion, for reports."""
+    """The serialized form of one assertion for reports: the default `count: 1` left out."""
     if isinstance(entry, str):
         return entry
-    return entry.model_dump(mode="json", exclude_none=True)
+    out: dict[str, Any] = {"name": entry.name}
+    if entry.args is not None:
+        out["args"] = {str(k): v for k, v in entry.args.items()}
+    if entry.count != 1:
+        out["count"] = entry.count
+    return out
 
 
-def check_one(entry: str | ExpectedTool, calls: list[ToolInvocation]) -> dict[str, Any]:
-    """One assertion against the turn's calls: the `arg_match_details` record."""
-    name = entry if isinstance(entry, str) else entry.name
-    args = None if isinstance(entry, str) else entry.args
-    need = 1 if isinstance(entry, str) else entry.count
-    named = [(i, c) for i, c in enumerate(calls) if name in c.name]
-    matched: list[int] = []
-    reasons: list[str] = []
+@dataclass
+class ToolVerdict:
+    """What a turn's tool assertions say: None/None without assertions."""
+
+    matched: bool | None = None
+    details: list[dict[str, Any]] | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+def _name_only(entry: str | ExpectedTool) -> str | None:
+    if isinstance(entry, str):
+        return entry
+    return entry.name if entry.args is None and entry.count == 1 else None
+
+
+def check_one(entry: ExpectedTool, calls: list[ToolInvocation]) -> dict[str, Any]:
+    """One entry with `args` or `count`: its `arg_match_details` record."""
+    args = {str(k): v for k, v in (entry.args or {}).items()}
+    named = [(i, c) for i, c in enumerate(calls) if entry.name in c.name]
+    satisfying: list[int] = []
+    last_reason: str | None = None
     for i, call in named:
         problem = mismatch(args, call.args) if args else None
         if problem is None:
-            matched.append(i)
+            satisfying.append(i)
         else:
-            reasons.append(f"call {i} ({call.name}): {problem}")
+            last_reason = problem
     reason: str | None = None
-    if not named:
-        seen = ", ".join(c.name for c in calls) or "none"
-        reason = f"no call of a tool whose name contains '{name}' (calls: {seen})"
-    elif len(matched) < need:
-        what = "matching call" + ("s" if need > 1 else "")
-        reason = f"expected at least {need} {what} of '{name}', found {len(matched)}"
-        if reasons:
-            reason += ": " + "; ".join(reasons)
+    if len(satisfying) < entry.count:
+        if not named:
+            reason = f"no call to '{entry.name}' found"
+        elif not satisfying and last_reason:
+            reason = last_reason  # the last candidate's first failing argument
+        else:
+            reason = f"expected {entry.count} matching call(s), got {len(satisfying)}"
     return {
-        "tool": name,
-        "args_asserted": {str(k): v for k, v in args.items()} if args else None,
-        "matched_call_index": matched[0] if matched and reason is None else None,
+        "expected_tool": entry.name,
+        "args_asserted": args,
+        "matched_call_index": satisfying[0] if reason is None else -1,
         "unmatched_reason": reason,
     }
 
 
 def check_tools(
-    expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation]
-) -> tuple[bool | None, list[dict[str, Any]] | None]:
-    """(tools_matched, arg_match_details); (None, None) when the turn asserts no tools."""
-    if not expected:
-        return None, None
-    details = [check_one(entry, calls) for entry in expected]
-    return all(d["unmatched_reason"] is None for d in details), details
+    expected: list[str | ExpectedTool] | None,
+    calls: list[ToolInvocation],
+    *,
+    name_errors: bool = True,
+) -> ToolVerdict:
+    """The turn's verdict on its assertions. ``name_errors``: report missing bare names as
+    an error line too (multi-turn turns do, legacy single-turn cases do not)."""
+    if expected is None:
+        return ToolVerdict()
+    names = [n for n in map(_name_only, expected) if n is not None]
+    missing = [n for n in names if not any(n in c.name for c in calls)]
+    details = [
+        check_one(e, calls)
+        for e in expected
+        if isinstance(e, ExpectedTool) and _name_only(e) is None
+    ]
+    failed = [d for d in details if d["matched_call_index"] == -1]
+    verdict = ToolVerdict(not missing and not failed, details or None)
+    if missing and name_errors:
+        verdict.errors.append(f"expected tool(s) not called in this turn: {', '.join(missing)}")
+    for record in failed:
+        verdict.errors.append(
+            f"expected {record['expected_tool']}({brief(record['args_asserted'])}): "
+            f"{record['unmatched_reason']}"
+        )
+    return verdict

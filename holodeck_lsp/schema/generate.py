@@ -79,7 +79,7 @@ def render(kind: str) -> str:
 
 def _root(kind: str) -> type[BaseModel]:
     from holodeck_lsp.models.agent import Agent
-    from holodeck_lsp.validation.validate import TestCasesFile
+    from holodeck_lsp.models.test_cases_file import TestCasesFile
 
     return Agent if kind == "agent" else TestCasesFile
 

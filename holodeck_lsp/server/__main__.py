@@ -1,7 +1,17 @@
 """`python -m holodeck_lsp.server [--tcp HOST:PORT]`: the same server as `holodeck-lsp serve`."""
 
-import sys
+import argparse
 
-from holodeck_lsp.cli import app
+from holodeck_lsp.server.main import serve, tcp_address
 
-app(["serve", *sys.argv[1:]])
+parser = argparse.ArgumentParser(prog="python -m holodeck_lsp.server")
+parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on HOST:PORT instead of stdio")
+tcp = parser.parse_args().tcp
+if tcp is None:
+    serve()
+else:
+    try:
+        host, port = tcp_address(tcp)
+    except ValueError as exc:
+        parser.error(str(exc))
+    serve(host=host, port=port)

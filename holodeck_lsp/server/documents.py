@@ -77,7 +77,3 @@ class Documents:
 
     def all(self) -> list[Document]:
         return list(self._by_uri.values())
-
-    def texts(self) -> dict[Path, str]:
-        """A snapshot of every open buffer's text, by path."""
-        return {doc.path: doc.text for doc in self._by_uri.values()}

@@ -14,13 +14,18 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.check.files import looks_like_suite, matches_patterns
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
-from holodeck_lsp.validation.validate import Kind, ValidationContext, validate_text
+from holodeck_lsp.validation.documents import (
+    Kind,
+    is_config_file,
+    looks_like_suite,
+    matches_patterns,
+)
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 
 log = logging.getLogger(__name__)
@@ -34,7 +39,6 @@ _SEVERITY = {
 # Cheap signs that a YAML file may be a HoloDeck file, before paying for a parse.
 _HINTS = ("test_cases", "turns", "instructions", "input")
 _GRADER = re.compile(r"""grader\s*:\s*['"]?([\w.]+:\w+)""")
-_CONFIG_NAMES = ("config.yaml", "config.yml")
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ def is_holodeck_file(snap: Snapshot) -> bool:
         return True
     if matches_patterns(snap.path, snap.settings.include):
         return True
-    if snap.path.name in _CONFIG_NAMES:
+    if is_config_file(snap.path):
         try:
             siblings = list(snap.path.parent.iterdir())
         except OSError:

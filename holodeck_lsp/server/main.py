@@ -156,6 +156,14 @@ def _configure_logging() -> None:
     )
 
 
+def tcp_address(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (`:PORT` listens on 127.0.0.1); ValueError says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError("--tcp takes HOST:PORT")
+    return host or "127.0.0.1", int(port)
+
+
 def serve(host: str | None = None, port: int | None = None) -> None:
     """Run the language server on stdio, or on TCP when a port is given."""
     _configure_logging()

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from holodeck_lsp.check.files import matches_patterns
 from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
 from holodeck_lsp.server.documents import Document, Documents
@@ -16,7 +15,7 @@ from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import Snapshot
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
-from holodeck_lsp.validation.validate import Kind
+from holodeck_lsp.validation.documents import Kind, matches_patterns
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

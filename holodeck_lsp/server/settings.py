@@ -12,13 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from holodeck_lsp.check.files import DEFAULT_PATTERNS
-from holodeck_lsp.validation.codes import RULES
+from holodeck_lsp.validation.codes import (
+    SEVERITY_LEVELS,
+    UnknownCode,
+    UnknownLevel,
+    severity_override,
+)
 from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
 
 DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
 ImportPolicy = Literal["never", "trusted"]
-_LEVELS = {"error", "warning", "information", "hint", "off"}
 
 
 @dataclass(frozen=True)
@@ -47,15 +51,15 @@ def _severity(raw: Any, problems: list[str]) -> dict[str, Severity | None]:
         return {}
     out: dict[str, Severity | None] = {}
     for code, level in raw.items():
-        key = str(code).upper()
-        if key not in RULES:
+        try:
+            key, severity = severity_override(str(code), level)
+        except UnknownCode:
             problems.append(f"severity: unknown rule code {code!r} ignored")
-        elif not isinstance(level, str) or level.lower() not in _LEVELS:
-            problems.append(
-                f"severity: {code} must be one of {', '.join(sorted(_LEVELS))}, got {level!r}"
-            )
+        except UnknownLevel:
+            levels = ", ".join(sorted(SEVERITY_LEVELS))
+            problems.append(f"severity: {code} must be one of {levels}, got {level!r}")
         else:
-            out[key] = None if level.lower() == "off" else Severity.from_label(level.lower())
+            out[key] = severity
     return out
 
 

@@ -80,3 +80,29 @@ RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
 
 def rule(code: str) -> Rule:
     return RULES[code]
+
+
+SEVERITY_LEVELS = ("error", "warning", "information", "hint", "off")
+
+
+class UnknownCode(ValueError):
+    pass
+
+
+class UnknownLevel(ValueError):
+    pass
+
+
+def severity_override(code: str, level: object) -> tuple[str, Severity | None]:
+    """One `--severity CODE=LEVEL` or settings entry: the rule and its new severity.
+
+    None turns the rule off. Raises `UnknownCode` or `UnknownLevel`; the caller says
+    it the way its user reads it (a usage error, a log line).
+    """
+    key = code.strip().upper()
+    if key not in RULES:
+        raise UnknownCode(code)
+    name = level.strip().lower() if isinstance(level, str) else None
+    if name not in SEVERITY_LEVELS:
+        raise UnknownLevel(level)
+    return key, None if name == "off" else Severity.from_label(name)

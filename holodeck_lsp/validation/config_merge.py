@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.validation.collector import Origin, SourceDoc, related_at, span_in
 from holodeck_lsp.validation.diagnostics import RelatedInformation
+from holodeck_lsp.validation.documents import CONFIG_FILE_NAMES
 from holodeck_lsp.validation.yaml.source_map import Path as YPath
 
 _PROVIDER_ALIASES = {"postgresql": "postgres"}
@@ -32,7 +33,7 @@ class ConfigFile:
 
 def find_config(folder: Path) -> Path | None:
     """`config.yml` wins over `config.yaml` when both exist."""
-    for name in ("config.yml", "config.yaml"):
+    for name in CONFIG_FILE_NAMES:
         candidate = folder / name
         if candidate.is_file():
             return candidate

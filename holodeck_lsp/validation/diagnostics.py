@@ -44,8 +44,6 @@ class Range:
         return cls(Position(line, col), Position(end_line, end_col))
 
 
-DOCUMENT_START = Range.of(0, 0, 0, 0)
-
 
 @dataclass(frozen=True)
 class RelatedInformation:

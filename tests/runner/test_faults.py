@@ -159,7 +159,7 @@ def test_an_agent_raising_system_exit_fails_only_that_turn(tmp_path: Path) -> No
     data = report(out)
     assert code == 1, err
     assert verdicts(data) == {name: name != "case 1" for name in CASES}
-    assert data["results"][1]["errors"] == ["[turn 1] agent raised SystemExit: 4"]
+    assert data["results"][1]["errors"] == ["[turn 1] Agent error: SystemExit: 4"]
 
 
 def test_a_replay_that_lacks_a_request_writes_a_partial_report(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.tool_assertions import check_tools
+from holodeck_lsp.runner.tool_assertions import ToolVerdict, check_tools, expected_as_json
 
 
 def call(name: str, **args: Any) -> ToolInvocation:
@@ -17,7 +17,7 @@ def call(name: str, **args: Any) -> ToolInvocation:
 
 def verdict(spec: Any, actual: Any) -> bool:
     expected = ExpectedTool.model_validate({"name": "calc", "args": {"a": spec}})
-    matched, _ = check_tools([expected], [call("calc", a=actual)])
+    matched = check_tools([expected], [call("calc", a=actual)]).matched
     assert matched is not None
     return matched
 
@@ -42,6 +42,7 @@ ROWS = [
     ("string case matters", "operating cash", "Operating cash", False),
     ("string whitespace matters", "operating cash", "operating  cash", False),
     ("null equals null", None, None, True),
+    ("null is not the empty string", None, "", False),
     # fuzzy: case, whitespace, separators, numbers, percent
     ("fuzzy thousands comma", {"fuzzy": "206588"}, "206,588", True),
     ("fuzzy underscore", {"fuzzy": "206588"}, "206_588", True),
@@ -56,6 +57,11 @@ ROWS = [
     ("fuzzy different words", {"fuzzy": "operating cash"}, "investing cash", False),
     ("fuzzy different numbers", {"fuzzy": "206588"}, "206589", False),
     ("fuzzy bool spelled", {"fuzzy": "TRUE"}, True, True),
+    ("fuzzy spaces inside a number", {"fuzzy": "-25 587"}, -25587, True),
+    ("fuzzy space-grouped thousands", {"fuzzy": "1 000"}, "1000", True),
+    ("fuzzy numbers within 1e-9", {"fuzzy": "0.1"}, 0.1 + 1e-12, True),
+    ("fuzzy absolute, not relative, tolerance", {"fuzzy": "1e12"}, 1e12 + 1, False),
+    ("fuzzy nan is a word", {"fuzzy": "NaN"}, "nan", True),
     # regex: full match of str(actual)
     ("regex full match", {"regex": "20(09|10)"}, "2009", True),
     ("regex anchored: no partial match", {"regex": "2009"}, "fy2009", False),
@@ -73,57 +79,70 @@ def test_matcher_row(spec: Any, actual: Any, expected: bool) -> None:
     assert verdict(spec, actual) is expected
 
 
-def details(expected: list[Any], calls: list[ToolInvocation]) -> tuple[bool | None, Any]:
+def verdict_of(expected: list[Any], calls: list[ToolInvocation]) -> ToolVerdict:
     parsed = [e if isinstance(e, str) else ExpectedTool.model_validate(e) for e in expected]
     return check_tools(parsed, calls)
 
 
 def test_a_missing_argument_is_named() -> None:
-    assert details([{"name": "subtract", "args": {"a": 1, "b": 2}}], [call("subtract", a=1)]) == (
+    verdict = verdict_of([{"name": "subtract", "args": {"a": 1, "b": 2}}], [call("subtract", a=1)])
+    assert verdict == ToolVerdict(
         False,
         [
             {
-                "tool": "subtract",
+                "expected_tool": "subtract",
                 "args_asserted": {"a": 1, "b": 2},
-                "matched_call_index": None,
-                "unmatched_reason": "expected at least 1 matching call of 'subtract', found 0: "
-                "call 0 (subtract): missing argument 'b'",
+                "matched_call_index": -1,
+                "unmatched_reason": "arg 'b' missing",
             }
         ],
+        ["expected subtract(a=1, b=2): arg 'b' missing"],
     )
 
 
 def test_unasserted_arguments_are_ignored() -> None:
-    matched, _ = details(
-        [{"name": "subtract", "args": {"a": 1}}], [call("subtract", a=1, b=2, note="x")]
-    )
-    assert matched is True
+    calls = [call("subtract", a=1, b=2, note="x")]
+    assert verdict_of([{"name": "subtract", "args": {"a": 1}}], calls).matched is True
 
 
 def test_one_single_call_must_satisfy_every_asserted_argument() -> None:
     calls = [call("subtract", a=1, b=0), call("subtract", a=0, b=2)]
-    assert details([{"name": "subtract", "args": {"a": 1, "b": 2}}], calls) == (
+    verdict = verdict_of([{"name": "subtract", "args": {"a": 1, "b": 2}}], calls)
+    # The reason is the last candidate's first failing argument.
+    assert verdict == ToolVerdict(
         False,
         [
             {
-                "tool": "subtract",
+                "expected_tool": "subtract",
                 "args_asserted": {"a": 1, "b": 2},
-                "matched_call_index": None,
-                "unmatched_reason": "expected at least 1 matching call of 'subtract', found 0: "
-                "call 0 (subtract): argument 'b': expected 2, got 0; "
-                "call 1 (subtract): argument 'a': expected 1, got 0",
+                "matched_call_index": -1,
+                "unmatched_reason": "arg 'a' mismatch: expected 1, got 0",
             }
         ],
+        ["expected subtract(a=1, b=2): arg 'a' mismatch: expected 1, got 0"],
     )
+
+
+def test_matcher_reasons_name_the_matcher() -> None:
+    calls = [call("lookup", year="2018", item="cash")]
+    fuzzy = verdict_of([{"name": "lookup", "args": {"item": {"fuzzy": "Debt"}}}], calls)
+    regex = verdict_of([{"name": "lookup", "args": {"year": {"regex": "20(19|20)"}}}], calls)
+    assert fuzzy.errors == [
+        "expected lookup(item≈Debt): arg 'item' mismatch: expected ≈'Debt', got 'cash'"
+    ]
+    assert regex.errors == [
+        "expected lookup(year~20(19|20)): "
+        "arg 'year' mismatch: expected regex '20(19|20)', got '2018'"
+    ]
 
 
 def test_the_matching_call_is_reported_by_index_among_several() -> None:
     calls = [call("lookup", item="debt"), call("subtract", a=5, b=3), call("lookup", item="cash")]
-    assert details([{"name": "lookup", "args": {"item": "cash"}}], calls) == (
+    assert verdict_of([{"name": "lookup", "args": {"item": "cash"}}], calls) == ToolVerdict(
         True,
         [
             {
-                "tool": "lookup",
+                "expected_tool": "lookup",
                 "args_asserted": {"item": "cash"},
                 "matched_call_index": 2,
                 "unmatched_reason": None,
@@ -132,47 +151,61 @@ def test_the_matching_call_is_reported_by_index_among_several() -> None:
     )
 
 
-def test_names_match_as_case_sensitive_substrings() -> None:
+def test_names_match_as_case_sensitive_substrings_and_bare_names_have_no_record() -> None:
     calls = [call("finance_lookup_v2")]
-    assert details(["lookup"], calls)[0] is True
-    assert details(["Lookup"], calls) == (
-        False,
-        [
-            {
-                "tool": "Lookup",
-                "args_asserted": None,
-                "matched_call_index": None,
-                "unmatched_reason": "no call of a tool whose name contains 'Lookup' "
-                "(calls: finance_lookup_v2)",
-            }
-        ],
+    assert verdict_of(["lookup"], calls) == ToolVerdict(True, None)
+    assert verdict_of(["Lookup", {"name": "v3"}], calls) == ToolVerdict(
+        False, None, ["expected tool(s) not called in this turn: Lookup, v3"]
     )
+
+
+def test_a_legacy_single_turn_case_reports_no_line_for_a_missing_bare_name() -> None:
+    parsed: list[str | ExpectedTool] = ["divide"]
+    assert check_tools(parsed, [call("lookup")], name_errors=False) == ToolVerdict(False, None)
 
 
 def test_count_is_a_lower_bound_over_matching_calls() -> None:
     calls = [call("lookup", item="cash"), call("lookup", item="debt"), call("lookup", item="cash")]
-    assert details([{"name": "lookup", "count": 2, "args": {"item": "cash"}}], calls)[0] is True
-    assert details([{"name": "lookup", "count": 3}], calls)[0] is True
-    assert details([{"name": "lookup", "count": 3, "args": {"item": "cash"}}], calls) == (
-        False,
-        [
-            {
-                "tool": "lookup",
-                "args_asserted": {"item": "cash"},
-                "matched_call_index": None,
-                "unmatched_reason": "expected at least 3 matching calls of 'lookup', found 2: "
-                "call 1 (lookup): argument 'item': expected 'cash', got 'debt'",
-            }
-        ],
+    assert verdict_of([{"name": "lookup", "count": 2, "args": {"item": "cash"}}], calls).matched
+    assert verdict_of([{"name": "lookup", "count": 3}], calls).matched is True
+    assert verdict_of([{"name": "lookup", "count": 3, "args": {"item": "cash"}}], calls) == (
+        ToolVerdict(
+            False,
+            [
+                {
+                    "expected_tool": "lookup",
+                    "args_asserted": {"item": "cash"},
+                    "matched_call_index": -1,
+                    "unmatched_reason": "expected 3 matching call(s), got 2",
+                }
+            ],
+            ["expected lookup(item=cash): expected 3 matching call(s), got 2"],
+        )
     )
+    assert verdict_of([{"name": "divide", "count": 2}], calls).errors == [
+        "expected divide(): no call to 'divide' found"
+    ]
 
 
-def test_no_assertions_means_tools_matched_is_none() -> None:
-    assert check_tools(None, [call("lookup")]) == (None, None)
-    assert check_tools([], []) == (None, None)
+def test_no_assertions_and_an_empty_list() -> None:
+    # `expected_tools: []` asserts nothing and holds; no `expected_tools` is no verdict.
+    assert check_tools(None, [call("lookup")]) == ToolVerdict(None, None)
+    assert check_tools([], []) == ToolVerdict(True, None)
 
 
 def test_every_assertion_must_hold() -> None:
-    matched, records = details(["lookup", "divide"], [call("lookup")])
-    assert matched is False
-    assert [r["unmatched_reason"] is None for r in records] == [True, False]
+    verdict = verdict_of(["lookup", "divide"], [call("lookup")])
+    assert verdict == ToolVerdict(False, None, ["expected tool(s) not called in this turn: divide"])
+
+
+def test_reports_leave_out_the_default_count() -> None:
+    entries = [
+        ExpectedTool.model_validate({"name": "lookup", "args": {"year": {"regex": "2019"}}}),
+        ExpectedTool.model_validate({"name": "lookup", "count": 2}),
+        ExpectedTool.model_validate({"name": "divide"}),
+    ]
+    assert [expected_as_json(e) for e in entries] == [
+        {"name": "lookup", "args": {"year": {"regex": "2019"}}},
+        {"name": "lookup", "count": 2},
+        {"name": "divide"},
+    ]

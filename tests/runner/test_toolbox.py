@@ -14,6 +14,7 @@ from holodeck_lsp.runner.tools.base import (
     ToolContext,
     ToolKind,
     ToolOutput,
+    ToolRaised,
     ToolStartError,
 )
 from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
@@ -74,9 +75,11 @@ def test_specs_in_yaml_order_and_calls_routed_by_function_name() -> None:
         added = await box.call("add", {"a": 2, "b": 3})
         refused = await box.call("broken", {})
         unknown = await box.call("nope", {})
-        raised = await box.call("add", {"c": 1})
+        # A function that raises fails the agent's run, as in `holodeck test`.
+        with pytest.raises(ToolRaised) as raised:
+            await box.call("add", {"c": 1})
         await box.close()
-        return [remembered, added, refused, unknown, raised]
+        return [remembered, added, refused, unknown, str(raised.value)]
 
     remembered, added, refused, unknown, raised = asyncio.run(scenario())
     assert [s.name for s in box.specs] == ["remember", "broken", "add"]
@@ -87,13 +90,16 @@ def test_specs_in_yaml_order_and_calls_routed_by_function_name() -> None:
     }
     assert (remembered[1].text, remembered[1].retrieval) == ("memory.remember: [1]", ["1"])
     assert remembered[0].result == "memory.remember: [1]"
-    assert (added[0].result, added[1].text, added[0].error) == (5, "5", None)
+    # The model is handed str() of the value, and the report records that text.
+    assert (added[0].result, added[1].text, added[0].error, added[0].bytes) == ("5", "5", None, 3)
     assert (refused[0].error, refused[1].text) == (
         "the server said no",
         "error: the server said no",
     )
     assert unknown[0].error == "unknown tool 'nope'"
-    assert raised[0].error is not None and raised[0].error.startswith("TypeError: ")
+    assert raised == (
+        "UserError: Error running tool add: add() got an unexpected keyword argument 'c'"
+    )
     assert log == ["start memory", "close memory"]
 
 

@@ -77,10 +77,29 @@ def embedding_requests(server: FakeModelServer) -> int:
     return sum(1 for path, _, _ in server.requests if path.endswith("/embeddings"))
 
 
-def test_the_planted_fact_is_found_and_carried_into_the_answer(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "database",
+    [
+        "",
+        "    database: {provider: chromadb, path: chroma}\n",
+        "    database: {provider: qdrant, path: qdrant}\n",
+        "    database: {provider: faiss, path: faiss}\n",
+        "    database: shared\n",  # a vector store named in config.yaml
+    ],
+    ids=["in-memory", "chroma", "qdrant", "faiss", "config-yaml"],
+)
+def test_the_planted_fact_is_found_and_carried_into_the_answer(
+    database: str, tmp_path: Path
+) -> None:
     with FakeModelServer(agent_script) as server:
         cases = f"  - name: vault\n    input: {QUESTION}\n"
-        agent = write(tmp_path, {"agent.yaml": agent_yaml(server.url, KB, cases), **documents()})
+        config = "vectorstores:\n  shared: {provider: qdrant, connection_string: ':memory:'}\n"
+        files = {
+            "agent.yaml": agent_yaml(server.url, KB + database, cases),
+            "config.yaml": config,
+            **documents(),
+        }
+        agent = write(tmp_path, files)
         code, report, err = run_suite(agent)
         assert (code, err) == (0, "")
         turn = report["results"][0]
@@ -234,7 +253,9 @@ def test_record_then_replay_needs_no_embeddings_service(tmp_path: Path) -> None:
             "{provider: postgres, connection_string: 'postgresql://x@127.0.0.1:9/db'}",
             "postgres: OperationalError",
         ),
+        ("unreachable", "postgres: OperationalError"),  # named in config.yaml
     ],
+    ids=["pinecone", "postgres-inline", "postgres-by-name"],
 )
 def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
     database: str, message: str, tmp_path: Path
@@ -242,7 +263,16 @@ def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
     with FakeModelServer(agent_script) as server:
         tools = KB + f"    database: {database}\n"
         cases = f"  - input: {QUESTION}\n"
-        agent = write(tmp_path, {"agent.yaml": agent_yaml(server.url, tools, cases), **documents()})
+        config = (
+            "vectorstores:\n  unreachable:\n    provider: postgres\n"
+            "    connection_string: postgresql://x@127.0.0.1:9/db\n"
+        )
+        files = {
+            "agent.yaml": agent_yaml(server.url, tools, cases),
+            "config.yaml": config,
+            **documents(),
+        }
+        agent = write(tmp_path, files)
         code, report, err = run_suite(agent)
         assert (code, report) == (2, {})
         assert err.startswith(f"{agent}:6: error: tool 'kb' did not start: ")
@@ -269,3 +299,36 @@ def test_a_missing_extra_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         f"{agent}:6: error: tool 'kb' did not start: the qdrant store needs qdrant_client, "
         "which is not installed: pip install 'holodeck-lsp[qdrant]'\n"
     )
+
+
+def test_structured_records_come_back_with_their_metadata(tmp_path: Path) -> None:
+    records = (
+        '{"items": ['
+        '{"sku": "A1", "title": "Desk lamp", "text": "Warm light, 3 brightness levels", '
+        '"price": 25},'
+        '{"sku": "B2", "title": "Vault", "text": "The vault access code is 7319.", "price": 900}'
+        "]}"
+    )
+    with FakeModelServer(agent_script) as server:
+        tools = """
+  - name: kb
+    type: vectorstore
+    description: Products
+    source: products.json
+    record_path: items
+    id_field: sku
+    vector_field: [title, text]
+    field_separator: ": "
+    meta_fields: [price]
+    top_k: 1
+"""
+        cases = f"  - input: {QUESTION}\n"
+        files = {"agent.yaml": agent_yaml(server.url, tools, cases), "products.json": records}
+        code, report, err = run_suite(write(tmp_path, files))
+    assert (code, err) == (0, "")
+    [call] = report["results"][0]["tool_invocations"]
+    assert re.fullmatch(
+        r"Found 1 result\(s\):\n\n\[1\] ID: B2 \| Score: 0\.\d\d\n"
+        r"Content: Vault: The vault access code is 7319\.\nMetadata: price: 900",
+        call["result"],
+    ), call["result"]

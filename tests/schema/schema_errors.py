@@ -12,7 +12,7 @@ from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError
 
 from holodeck_lsp.schema.generate import FILE_NAMES
-from holodeck_lsp.validation.validate import detect_kind
+from holodeck_lsp.validation.documents import kind_of_data
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import REPO
 
@@ -27,7 +27,7 @@ def validator(kind: str) -> Draft7Validator:
 
 def schema_kind(path: Path, data: Any) -> str:
     """Which committed schema a file is meant for (config files have none)."""
-    kind = detect_kind(path, data)
+    kind = kind_of_data(path, data)
     assert kind != "config", f"{path} is a config file: no schema covers it"
     return kind
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_lsp.check.runner import CheckOptions, check_paths
+from holodeck_lsp.check.checker import CheckOptions, check_paths
 from holodeck_lsp.validation.codes import RULES
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext
@@ -92,10 +92,10 @@ def test_invalid_fixture_fails_the_schema_where_check_fails(path: Path) -> None:
         expected = _check_error_lines(path, "agent")
         assert expected == {}
         return
-    from holodeck_lsp.validation.validate import detect_kind
+    from holodeck_lsp.validation.documents import kind_of_data
     from holodeck_lsp.validation.yaml.loader import load_yaml
 
-    kind = detect_kind(path, load_yaml(path.read_text("utf-8")).data)
+    kind = kind_of_data(path, load_yaml(path.read_text("utf-8")).data)
     assert sorted(found) == sorted(_check_error_lines(path, kind)), found
 
 

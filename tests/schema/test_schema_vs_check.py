@@ -15,7 +15,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_lsp.validation.validate import ValidationContext, detect_kind, validate_text
+from holodeck_lsp.validation.documents import kind_of_data
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import FIXTURES
 from tests.schema.schema_errors import validator
@@ -33,7 +34,7 @@ def _sources() -> list[tuple[str, Any]]:
         if len(text) > 20_000:
             continue
         data = load_yaml(text).data
-        found.append((kind or detect_kind(path, data), data))
+        found.append((kind or kind_of_data(path, data), data))
     return found
 
 

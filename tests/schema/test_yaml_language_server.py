@@ -21,7 +21,7 @@ from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
 
-from holodeck_lsp.check.runner import CheckOptions, check_paths
+from holodeck_lsp.check.checker import CheckOptions, check_paths
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext
 

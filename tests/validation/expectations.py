@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from holodeck_lsp.check.runner import CheckOptions, CheckResult, check_paths
+from holodeck_lsp.check.checker import CheckOptions, CheckResult, check_paths
 from holodeck_lsp.validation.validate import ValidationContext
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from holodeck_lsp.check.runner import CheckOptions, check_paths
+from holodeck_lsp.check.checker import CheckOptions, check_paths
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext
 from tests.conftest import CORPUS

@@ -7,10 +7,16 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest, case_tools
+from holodeck_lsp.runner.backends.base import (
+    AgentRunFailed,
+    BackendError,
+    Reply,
+    TurnRequest,
+    case_tools,
+)
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.openai_chat import tool_text
-from holodeck_lsp.runner.tools.base import ToolOutput, parse_arguments
+from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 API_VERSION = "2023-06-01"
@@ -26,7 +32,7 @@ class MessagesSettings:
     max_tokens: int = 1000  # required by the API
     temperature: float | None = None
     top_p: float | None = None
-    max_model_calls: int = 10
+    max_model_calls: int = 20
 
 
 def _usage(data: dict[str, Any]) -> TokenUsage | None:
@@ -82,7 +88,10 @@ class MessagesSession:
                     invocation = ToolInvocation(name=name, error=problem)
                     output = ToolOutput(problem)
                 else:
-                    invocation, output = await self._tools.call(name, args)
+                    try:
+                        invocation, output = await self._tools.call(name, args)
+                    except ToolRaised as exc:
+                        raise AgentRunFailed(str(exc)) from exc
                 invocations.append(invocation)
                 retrieval.extend(output.retrieval or [])
                 result: dict[str, Any] = {
@@ -94,9 +103,7 @@ class MessagesSession:
                     result["is_error"] = True
                 results.append(result)
             messages.append({"role": "user", "content": results})
-        raise BackendError(
-            f"the model was still calling tools after {settings.max_model_calls} requests"
-        )
+        raise AgentRunFailed(f"MaxTurnsExceeded: Max turns ({settings.max_model_calls}) exceeded")
 
     def restore(self, message: str, reply: Reply) -> bool:
         """A turn answered elsewhere (a recording being resumed) joins the conversation."""

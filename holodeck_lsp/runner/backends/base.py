@@ -44,13 +44,24 @@ class TurnFailure(Exception):
 
 
 class AgentError(TurnFailure):
-    """The agent (a Python agent's ``send``) raised."""
+    """The agent's run failed: a Python agent's ``send`` raised, a tool raised, the model
+    kept calling tools past the request limit. The turn fails; the session goes on."""
+
+
+class AgentRunFailed(AgentError):
+    """A model backend's agent loop failed (a tool raised, too many model requests)."""
+
+    kind = "run"
 
 
 class TurnTimeout(TurnFailure):
     """The turn did not finish within ``llm_timeout``."""
 
     kind = "timeout"
+
+    def __init__(self, message: str, seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.seconds = seconds
 
 
 class BackendError(TurnFailure):
@@ -76,7 +87,8 @@ async def case_tools(tools: ToolBox) -> CaseTools:
 
 
 FAILURE_KINDS: dict[str, type[TurnFailure]] = {
-    cls.kind: cls for cls in (AgentError, TurnTimeout, BackendError, SessionBroken)
+    cls.kind: cls
+    for cls in (AgentError, AgentRunFailed, TurnTimeout, BackendError, SessionBroken)
 }
 
 

@@ -122,7 +122,7 @@ def build_backend(
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
     openai = getattr(agent, "openai", None)
-    max_calls = getattr(openai, "max_turns", None) or 10
+    max_calls = getattr(openai, "max_turns", None) or 20
     backend = model_backend(agent.model, prompt, tools, max_calls, parallelism, env, policy)
     return BackendPlan(backend, warnings, tools)
 

@@ -9,9 +9,15 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import BackendError, Reply, TurnRequest, case_tools
+from holodeck_lsp.runner.backends.base import (
+    AgentRunFailed,
+    BackendError,
+    Reply,
+    TurnRequest,
+    case_tools,
+)
 from holodeck_lsp.runner.backends.http import JsonClient
-from holodeck_lsp.runner.tools.base import ToolOutput, parse_arguments
+from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 
@@ -25,7 +31,7 @@ class ChatSettings:
     temperature: float | None = None
     max_tokens: int | None = None
     top_p: float | None = None
-    max_model_calls: int = 10  # model round trips per turn (tool calls in between)
+    max_model_calls: int = 20  # model round trips per turn (tool calls in between)
 
 
 def _usage(data: dict[str, Any]) -> TokenUsage | None:
@@ -88,9 +94,7 @@ class ChatSession:
                 messages.append(
                     {"role": "tool", "tool_call_id": call.get("id", ""), "content": output.text}
                 )
-        raise BackendError(
-            f"the model was still calling tools after {settings.max_model_calls} requests"
-        )
+        raise AgentRunFailed(f"MaxTurnsExceeded: Max turns ({settings.max_model_calls}) exceeded")
 
     def restore(self, message: str, reply: Reply) -> bool:
         """A turn answered elsewhere (a recording being resumed) joins the conversation as
@@ -121,7 +125,10 @@ class ChatSession:
         args, problem = parse_arguments(function.get("arguments"))
         if problem is not None:
             return ToolInvocation(name=name, error=problem), ToolOutput(f"error: {problem}", None)
-        return await self._tools.call(name, args)
+        try:
+            return await self._tools.call(name, args)
+        except ToolRaised as exc:
+            raise AgentRunFailed(str(exc)) from exc
 
     async def close(self) -> None:
         self._history = []

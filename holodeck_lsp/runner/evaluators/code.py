@@ -69,8 +69,6 @@ class GraderReturnError(TypeError):
 
 
 def _field(value: Any, name: str) -> Any:
-    if isinstance(value, Mapping):
-        return value.get(name)
     return getattr(value, name, None)
 
 
@@ -83,7 +81,7 @@ def interpret(value: Any, threshold: float | None) -> GraderOutcome:
         return GraderOutcome(1.0 if value else 0.0, value, None, None)
     if isinstance(value, (int, float)):
         score, passed, reason, details = float(value), None, None, None
-    elif isinstance(value, Mapping) or hasattr(value, "score") or hasattr(value, "passed"):
+    elif not isinstance(value, Mapping) and (hasattr(value, "score") or hasattr(value, "passed")):
         raw_score, raw_passed = _field(value, "score"), _field(value, "passed")
         if raw_passed is not None and not isinstance(raw_passed, bool):
             raise GraderReturnError(f"'passed' must be a bool, got {raw_passed!r}")
@@ -98,8 +96,8 @@ def interpret(value: Any, threshold: float | None) -> GraderOutcome:
         details = _field(value, "details")
     else:
         raise GraderReturnError(
-            "a grader returns a bool, a score in [0, 1] or an object with score/passed, "
-            f"not {type(value).__name__}"
+            f"grader returned unsupported type {type(value).__name__}; "
+            "expected bool, float, or GraderResult"
         )
     if not math.isfinite(score) or not 0.0 <= score <= 1.0:
         raise GraderReturnError(f"score must be within [0, 1], got {score!r}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from holodeck_lsp.models.test_result import MetricKind, MetricResult, ToolInvoca
 from holodeck_lsp.runner.backends.base import TurnRequest
 from holodeck_lsp.runner.evaluators.code import (
     DEFAULT_GRADER_TIMEOUT,
+    GraderReturnError,
     make_context,
     run_grader,
 )
@@ -25,7 +25,7 @@ from holodeck_lsp.runner.evaluators.judge import JudgePanel
 from holodeck_lsp.runner.evaluators.judged import is_judged, judge_metric, needs, turn_context
 from holodeck_lsp.runner.evaluators.nlp import SCORERS, MissingLibrary
 from holodeck_lsp.runner.evaluators.rubrics import JudgeInputs
-from holodeck_lsp.runner.evaluators.text import PathMissing, equality, extract, numeric
+from holodeck_lsp.runner.evaluators.text import equality, numeric, path_leaf
 from holodeck_lsp.runner.threads import describe
 
 AnyMetric = EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric
@@ -62,6 +62,7 @@ class TurnView:
     case_label: str = ""  # the test case's name, or `test_cases[i]`
     case_index: int = 0
     files_text: str | None = None  # the turn's files as sent to the agent
+    legacy: bool = False  # a single-turn test case (no `turns`)
 
 
 @dataclass
@@ -70,10 +71,13 @@ class MetricsOutcome:
     grader_details: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     stop_reason: str | None = None  # a fail_on_error metric could not be computed
+    fatal: str | None = None  # a fail_on_error grader raised: the turn is lost with it
     execution_errors: int = 0  # judge calls lost to the model service
 
 
 def _result(metric: AnyMetric, start: float, **values: Any) -> MetricResult:
+    values.setdefault("scale", "0-1")
+    values.setdefault("retry_count", 0)
     return MetricResult(
         metric_name=metric_name(metric),
         kind=metric_kind(metric),
@@ -84,41 +88,48 @@ def _result(metric: AnyMetric, start: float, **values: Any) -> MetricResult:
 
 
 def _standard(metric: EvaluationMetric, view: TurnView, start: float) -> MetricResult:
-    assert view.ground_truth is not None
-    actual: Any = view.response
+    # A legacy single-turn case runs text metrics without a ground truth, and they fail.
+    truth = view.ground_truth
+    actual = view.response
     if metric.response_path:
-        try:
-            actual = extract(view.response, metric.response_path)
-        except PathMissing as exc:
-            return _result(metric, start, score=0.0, passed=False, reasoning=str(exc))
+        leaf, problem = path_leaf(view.response, metric.response_path)
+        if leaf is None:
+            return _result(metric, start, score=0.0, passed=False, error=problem)
+        actual = leaf
     if metric.metric in SCORERS:
-        return _overlap(metric, actual, view.ground_truth, start)
+        return _overlap(metric, actual, truth, start)
     judge = equality if metric.metric == "equality" else numeric
-    verdict = judge(actual, view.ground_truth, metric)
-    score = 1.0 if verdict.passed else 0.0
-    return _result(metric, start, score=score, passed=verdict.passed, reasoning=verdict.reason)
+    verdict = judge(actual, truth, metric) if truth is not None else None
+    score = 1.0 if verdict is not None and verdict.passed else 0.0
+    threshold = metric.threshold
+    passed = score >= threshold if threshold is not None else score == 1.0
+    model = metric.model.name if metric.model is not None else None
+    return _result(metric, start, score=score, passed=passed, model_used=model)
 
 
-def _overlap(metric: EvaluationMetric, actual: Any, truth: str, start: float) -> MetricResult:
+def _overlap(
+    metric: EvaluationMetric, actual: str, truth: str | None, start: float
+) -> MetricResult:
     """bleu, rouge, meteor: a score in [0, 1]; passed is score >= threshold, if one is set."""
-    # A leaf picked by response_path is graded as its text.
-    text = actual if isinstance(actual, str) else json.dumps(actual, ensure_ascii=False)
     try:
-        score = SCORERS[metric.metric](text, truth)
+        if truth is None:
+            raise ValueError(f"ground_truth is required for {metric.metric.upper()} evaluation")
+        score = SCORERS[metric.metric](actual, truth)
     except MissingLibrary as exc:
         return _result(metric, start, score=0.0, passed=False, error=str(exc))
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
         return _result(metric, start, score=0.0, passed=False, error=error)
     passed = score >= metric.threshold if metric.threshold is not None else True
-    return _result(metric, start, score=score, passed=passed, scale="0-1")
+    model = metric.model.name if metric.model is not None else None
+    return _result(metric, start, score=score, passed=passed, model_used=model)
 
 
 def _applies(metric: AnyMetric, view: TurnView) -> bool:
     if not metric.enabled:
         return False
     if isinstance(metric, EvaluationMetric) and metric.metric in TEXT_METRICS:
-        return view.ground_truth is not None
+        return view.ground_truth is not None or view.legacy
     if isinstance(metric, (GEvalMetric, RAGMetric)):
         truth, retrieved = needs(metric)
         return not (truth and view.ground_truth is None) and not (
@@ -141,6 +152,8 @@ async def evaluate(
         start = time.perf_counter()
         if isinstance(metric, CodeMetric):
             await _code(metric, view, graders[metric.grader], out, start, grader_timeout)
+            if out.fatal is not None:
+                break  # the test case ends here: no later metric runs
         elif is_judged(metric):
             await _judged(metric, view, judges, out)
         else:
@@ -200,12 +213,15 @@ async def _code(
     name = metric.display_name
     try:
         outcome = await run_grader(grader, ctx, metric, timeout)
+    except GraderReturnError as exc:
+        out.results.append(_result(metric, start, score=0.0, passed=False, error=str(exc)))
+        return
     except Exception as exc:  # the grader's own error, or its time limit
         error = describe(exc)
         out.results.append(_result(metric, start, score=0.0, passed=False, error=error))
         if metric.fail_on_error:
-            out.errors.append(f"grader '{name}' raised {error} (fail_on_error)")
-            out.stop_reason = f"grader '{name}' failed with fail_on_error"
+            case = view.test_case_name
+            out.fatal = f"TestCaseFatal({name}) at turn {view.turn_index} of {case!r}: {error}"
         return
     out.results.append(
         _result(metric, start, score=outcome.score, passed=outcome.passed, reasoning=outcome.reason)

@@ -1,9 +1,9 @@
-"""`equality` and `numeric`: deterministic comparisons of the reply with `ground_truth`."""
+"""`equality` and `numeric`: deterministic comparisons of the reply with `ground_truth`, and
+`response_path`, the field of a JSON reply they compare instead."""
 
 from __future__ import annotations
 
 import json
-import math
 import re
 import string
 from dataclasses import dataclass
@@ -13,9 +13,9 @@ from holodeck_lsp.models.evaluation import EvaluationMetric
 
 _SPACES = re.compile(r"\s+")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
-_SEPARATORS = re.compile("[,_\u202f]")
-_PATH_PART = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
-_FENCE = re.compile(r"^```[\w-]*\s*\n(.*)\n```\s*$", re.DOTALL)
+# Comma, underscore, no-break space and narrow no-break space.
+_THOUSANDS = ",_\u00a0\u202f"
+_PATH_TOKEN = re.compile(r"([A-Za-z_][\w-]*)|\[(\d+)\]")
 
 
 @dataclass(frozen=True)
@@ -24,84 +24,95 @@ class Verdict:
     reason: str
 
 
-class PathMissing(Exception):
-    """`response_path` does not lead anywhere in the reply."""
-
-
-def extract(response: str, path: str) -> Any:
-    """The value at ``path`` (dotted keys, `[i]` indexes) of the reply read as JSON."""
-    text = response.strip()
-    fenced = _FENCE.match(text)
+def path_leaf(response: str, path: str) -> tuple[str | None, str | None]:
+    """(the text of the scalar at ``path`` of the reply read as JSON, None), or (None, why
+    there is none). Dotted keys and `[i]` indexes; a leaf that is a list or a mapping is
+    not a value."""
     try:
-        value: Any = json.loads(fenced.group(1) if fenced else text)
-    except ValueError:
-        raise PathMissing(f"response_path '{path}': the reply is not JSON") from None
-    for segment in path.split("."):
-        part = _PATH_PART.fullmatch(segment)
-        if part is None:
-            raise PathMissing(f"response_path '{path}': bad segment '{segment}'")
-        key, indexes = part.group(1), re.findall(r"\d+", part.group(2))
-        if not isinstance(value, dict) or key not in value:
-            raise PathMissing(f"response_path '{path}': no key '{key}' in the reply")
-        value = value[key]
-        for index in map(int, indexes):
-            if not isinstance(value, list) or index >= len(value):
-                raise PathMissing(f"response_path '{path}': no item [{index}] under '{key}'")
-            value = value[index]
-    return value
+        node: Any = json.loads(response)
+    except ValueError as exc:
+        shown = response[:80].replace("\n", " ")
+        return None, (
+            f"response_path={path!r} but response is not JSON "
+            f"({type(exc).__name__}: {exc}); got: {shown!r}"
+        )
+    for key, index in _PATH_TOKEN.findall(path):
+        if index:
+            position = int(index)
+            if not isinstance(node, list):
+                kind = type(node).__name__
+                where = f"index [{position}]"
+                return None, f"response_path={path!r}: expected list at {where}, got {kind}"
+            if position >= len(node):
+                return None, (
+                    f"response_path={path!r}: index [{position}] out of range (len={len(node)})"
+                )
+            node = node[position]
+            continue
+        if not isinstance(node, dict):
+            kind = type(node).__name__
+            return None, f"response_path={path!r}: expected dict at key {key!r}, got {kind}"
+        if key not in node:
+            return None, (
+                f"response_path={path!r}: key {key!r} not found (available: {sorted(node)})"
+            )
+        node = node[key]
+    if isinstance(node, (dict, list)):
+        return None, (
+            f"response_path={path!r}: leaf is {type(node).__name__}, "
+            "expected a scalar (str/number/bool/null)"
+        )
+    return str(node), None
 
 
 def _normalize(text: str, metric: EvaluationMetric) -> str:
+    if metric.case_insensitive:
+        text = text.casefold()
     if metric.strip_punctuation:
         text = text.translate(_PUNCTUATION)
     if metric.strip_whitespace:
         text = _SPACES.sub(" ", text).strip()
-    if metric.case_insensitive:
-        text = text.casefold()
     return text
 
 
-def equality(actual: Any, expected: str, metric: EvaluationMetric) -> Verdict:
-    left = _normalize(actual if isinstance(actual, str) else json.dumps(actual), metric)
-    right = _normalize(expected, metric)
+def equality(actual: str, expected: str, metric: EvaluationMetric) -> Verdict:
+    left, right = _normalize(actual, metric), _normalize(expected, metric)
     if left == right:
         return Verdict(True, "equal")
     return Verdict(False, f"expected {right!r}, got {left!r}")
 
 
-def parse_number(value: Any, metric: EvaluationMetric) -> float | None:
-    """A number from a reply or a ground truth, as the metric's flags allow."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if not isinstance(value, str):
-        return None
+def parse_number(value: str, metric: EvaluationMetric) -> tuple[float | None, str | None]:
+    """(the number, None) or (None, why not), as the metric's flags allow: a `%` only with
+    `accept_percent`, separators only with `accept_thousands_separators`."""
     text = value.strip()
-    if metric.accept_thousands_separators:
-        text = _SEPARATORS.sub("", text)
-    percent = metric.accept_percent and text.endswith("%")
+    if not text:
+        return None, "value is empty"
+    percent = text.endswith("%")
+    if percent and not metric.accept_percent:
+        return None, f"percent sign in {text!r} but accept_percent=False"
     if percent:
         text = text[:-1].strip()
+    if metric.accept_thousands_separators:
+        text = "".join(ch for ch in text if ch not in _THOUSANDS)
+    elif any(ch in text for ch in _THOUSANDS):
+        return None, f"thousands separator in {text!r} but flag is off"
     try:
         number = float(text)
-    except ValueError:
-        return None
-    return number / 100 if percent else number
+    except ValueError as exc:
+        return None, f"could not parse {value!r} as number: {exc}"
+    return (number / 100 if percent else number), None
 
 
-def numeric(actual: Any, expected: str, metric: EvaluationMetric) -> Verdict:
-    a, e = parse_number(actual, metric), parse_number(expected, metric)
-    if e is None:
-        return Verdict(False, f"ground_truth {expected!r} is not a number")
-    if a is None:
-        return Verdict(False, f"the reply {actual!r} is not a number")
-    if math.isnan(a) and math.isnan(e):
-        return Verdict(True, "both NaN")
+def numeric(actual: str, expected: str, metric: EvaluationMetric) -> Verdict:
+    a, problem = parse_number(actual, metric)
+    e, truth_problem = parse_number(expected, metric)
+    if a is None or e is None:
+        return Verdict(False, problem or truth_problem or "not a number")
     diff = abs(a - e)
     if diff <= metric.absolute_tolerance:
         return Verdict(True, f"|{a:g} - {e:g}| = {diff:g} <= absolute_tolerance")
-    if diff <= metric.relative_tolerance * abs(e):
+    if metric.relative_tolerance > 0 and diff <= metric.relative_tolerance * abs(e):
         return Verdict(True, f"|{a:g} - {e:g}| = {diff:g} <= relative_tolerance x |{e:g}|")
     return Verdict(
         False,

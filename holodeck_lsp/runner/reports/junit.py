@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 from holodeck_lsp.models.test_result import MetricResult, TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.reports.markdown import turn_problems
+from holodeck_lsp.runner.tool_assertions import is_assertion_line
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -25,14 +26,14 @@ def _seconds(ms: int) -> str:
 def _outcome(passed: bool, skipped: bool, errors: list[str], metrics: list[MetricResult]) -> str:
     if skipped:
         return "skipped"
-    if errors or any(m.error for m in metrics):
+    if any(not is_assertion_line(e) for e in errors) or any(m.error for m in metrics):
         return "error"
     return "passed" if passed else "failure"
 
 
 def _single_problems(result: TestResult) -> list[str]:
     out = list(result.errors)
-    if result.tools_matched is False:
+    if result.tools_matched is False and not any(map(is_assertion_line, out)):
         out.append(
             f"expected tools not matched: {result.expected_tools}; "
             f"calls: {', '.join(result.tool_calls) or 'none'}"

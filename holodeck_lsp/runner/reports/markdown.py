@@ -29,15 +29,21 @@ def _metric(m: MetricResult) -> str:
     return f"{m.metric_name} {m.score:.2f} {mark}"
 
 
+def metric_failure(m: MetricResult) -> str:
+    """Why a metric failed: its error, its reasoning, else its score against the mark."""
+    if m.error or m.reasoning:
+        return str(m.error or m.reasoning)
+    if m.threshold is not None:
+        return f"score {m.score:g} below threshold {m.threshold:g}"
+    return f"score {m.score:g}"
+
+
 def turn_problems(turn: TurnResult) -> list[str]:
-    """Every reason the turn failed, in words."""
-    out = [e for e in turn.errors]
-    for detail in turn.arg_match_details or []:
-        if detail.get("unmatched_reason"):
-            out.append(f"tool `{detail['tool']}`: {detail['unmatched_reason']}")
+    """Every reason the turn failed, in words (failed tool assertions are error lines)."""
+    out = list(turn.errors)
     for m in turn.metric_results:
         if m.passed is False:
-            why = m.error or m.reasoning or "below threshold"
+            why = metric_failure(m)
             out.append(f"metric `{m.metric_name}` failed: {why}")
     return out
 

@@ -59,6 +59,11 @@ class ToolCallError(Exception):
     """A call the tool answered with an error; the message goes to the model as is."""
 
 
+class ToolRaised(Exception):
+    """A function tool raised: as in `holodeck test`, the agent's run (the turn) fails with
+    it, instead of the error going back to the model."""
+
+
 class ToolKind(Protocol):
     """One YAML tool entry, whatever its `type`."""
 

@@ -4,6 +4,7 @@ each call routed to its tool by the name the model saw, all closed after the las
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -17,6 +18,7 @@ from holodeck_lsp.runner.tools.base import (
     ToolContext,
     ToolKind,
     ToolOutput,
+    ToolRaised,
     ToolStartError,
 )
 
@@ -65,6 +67,8 @@ async def _invoke(
             output = await kind.call(name, args)
         except ToolCallError as exc:
             error = str(exc)
+        except ToolRaised:
+            raise
         except Exception as exc:
             error = describe(exc)
     duration = int((time.perf_counter() - start) * 1000)
@@ -74,7 +78,8 @@ async def _invoke(
         name=name,
         args=args,
         result=output.recorded,
-        bytes=len(output.text.encode()) if error is None else 0,
+        # As `holodeck test` counts it: the size of the recorded result as JSON.
+        bytes=len(json.dumps(output.recorded, default=str)) if error is None else 0,
         duration_ms=duration,
         error=error,
     )

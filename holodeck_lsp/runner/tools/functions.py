@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Callable
 from typing import Any
 
-from holodeck_lsp.runner.threads import UserCodeExit, in_thread
-from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput
+from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
+from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput, ToolRaised
 
 _JSON_TYPES = {
     int: "integer",
@@ -53,14 +52,6 @@ def _schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return value
-
-
 class FunctionKind:
     """One function tool; the function is imported when the run is set up."""
 
@@ -82,16 +73,20 @@ class FunctionKind:
         return [self.spec]
 
     async def call(self, name: str, args: dict[str, Any]) -> ToolOutput:
-        if inspect.iscoroutinefunction(self._fn):
-            try:
+        """The model is handed `str()` of what the function returned, and the report records
+        that same text, as `holodeck test` does; a function that raises fails the turn."""
+        try:
+            if inspect.iscoroutinefunction(self._fn):
                 result = await self._fn(**args)
-            except (SystemExit, KeyboardInterrupt) as exc:
-                raise UserCodeExit(exc) from None
-        else:
-            # A thread keeps a slow tool from stalling the other test cases.
-            result = await in_thread(self._fn, **args)
-        result = _jsonable(result)
-        return ToolOutput(result if isinstance(result, str) else json.dumps(result), result)
+            else:
+                # A thread keeps a slow tool from stalling the other test cases.
+                result = await in_thread(self._fn, **args)
+        except (SystemExit, KeyboardInterrupt) as exc:
+            raise ToolRaised(f"UserError: Error running tool {name}: {describe(exc)}") from None
+        except Exception as exc:
+            shown = exc.original if isinstance(exc, UserCodeExit) else exc
+            raise ToolRaised(f"UserError: Error running tool {name}: {shown}") from exc
+        return ToolOutput(str(result))
 
     async def close(self) -> None:
         return None

@@ -5,10 +5,10 @@ from __future__ import annotations
 from lsprotocol import types
 
 from holodeck_lsp.editing.completion import CompletionItem, complete
-from holodeck_lsp.editing.doc_kinds import guess_kind
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.documents import kind_of_text
 
 _KINDS = {
     "key": types.CompletionItemKind.Property,
@@ -47,7 +47,7 @@ async def completion(session: Session, params: types.CompletionParams) -> types.
         return empty
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)
-    kind = session.kind_of(doc) or guess_kind(doc.path, doc.text)
+    kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = complete(doc.text, line, character, kind)
     if found is None:
         return empty

@@ -6,11 +6,11 @@ import asyncio
 
 from lsprotocol import types
 
-from holodeck_lsp.editing.doc_kinds import guess_kind
 from holodeck_lsp.editing.hover import hover_at
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.documents import kind_of_text
 
 
 async def hover(session: Session, params: types.HoverParams) -> types.Hover | None:
@@ -19,7 +19,7 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
         return None
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)
-    kind = session.kind_of(doc) or guess_kind(doc.path, doc.text)
+    kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = await asyncio.wrap_future(
         session.queries.submit(hover_at, doc.text, line, character, kind)
     )

@@ -1,37 +1,23 @@
-"""Validate a set of paths; results are data, printed by a reporter elsewhere."""
+"""Validate a set of paths; results are data, printed by an output format elsewhere."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from holodeck_lsp.check.files import (
+from holodeck_lsp.check.files import yaml_files
+from holodeck_lsp.check.results import CheckResult, FileResult
+from holodeck_lsp.validation.diagnostics import Diagnostic
+from holodeck_lsp.validation.documents import (
     DEFAULT_PATTERNS,
+    Kind,
+    is_config_file,
     looks_like_suite,
     matches_patterns,
-    yaml_files,
 )
-from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
-from holodeck_lsp.validation.validate import Kind, ValidationContext, validate_text
-
-
-@dataclass
-class FileResult:
-    file: str
-    diagnostics: list[Diagnostic]
-    text: str | None = None  # for source excerpts
-
-
-@dataclass
-class CheckResult:
-    files: list[FileResult] = field(default_factory=list)
-    unreadable: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def error_count(self) -> int:
-        return sum(d.severity == Severity.ERROR for f in self.files for d in f.diagnostics)
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
 
 
 @dataclass
@@ -46,7 +32,7 @@ def _scan_candidates(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
         if matches_patterns(path, patterns):
             found.append(path)
             continue
-        if path.name in ("config.yaml", "config.yml"):
+        if is_config_file(path):
             continue  # reached through the agents next to it
         try:
             data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)

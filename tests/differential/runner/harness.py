@@ -1,0 +1,143 @@
+"""Runs one suite through HoloDeck 0.7.1's `holodeck test run` and through our `run`, against
+the same scripted model service, and returns both JSON reports.
+
+HoloDeck runs in its own venv (a subprocess); ours runs in this process (so a test can
+inject a fault into it), while HoloDeck's subprocess works, since both only wait on the
+loopback service.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from holodeck_lsp.runner.command import RunOptions, run
+from tests.runner.fake_model import Action, FakeModelServer, Reply, Turns
+
+# The environment HoloDeck needs to run offline: tracing and telemetry off, Hugging Face
+# libraries told not to reach the hub.
+_OFFLINE = {
+    "OPENAI_AGENTS_DISABLE_TRACING": "1",
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_EVALUATE_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "DEEPEVAL_TELEMETRY_OPT_OUT": "YES",
+    "DO_NOT_TRACK": "1",
+}
+_KEEP = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR")
+HOLODECK_DEADLINE_S = 600
+
+
+@dataclass
+class Suite:
+    """One agent file and everything its run needs."""
+
+    name: str
+    agent: dict[str, Any]  # the agent file, as data
+    script: dict[str, list[Action]]  # the model's answers, by user message
+    tools: str = ""  # tools.py
+    graders: str = ""  # graders.py
+    # Why a test case may differ, by case name: deviation ids of `excused.py`.
+    excuses: dict[str, set[str]] = field(default_factory=dict)
+
+    def write(self, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "tools.py").write_text(self.tools, encoding="utf-8")
+        (folder / "graders.py").write_text(self.graders, encoding="utf-8")
+        agent = folder / "agent.yaml"
+        agent.write_text(yaml.safe_dump(self.agent, sort_keys=False), encoding="utf-8")
+        return agent
+
+    @property
+    def case_names(self) -> list[str]:
+        return [str(c.get("name")) for c in self.agent.get("test_cases", [])]
+
+
+@dataclass
+class RunPair:
+    """Both reports of one suite (None when a runner wrote none) and how each exited."""
+
+    ours: dict[str, Any] | None
+    theirs: dict[str, Any] | None
+    our_exit: int
+    their_exit: int
+    our_stderr: str
+    their_output: str
+
+
+def holodeck_env(url: str, home: Path) -> dict[str, str]:
+    env = {k: os.environ[k] for k in _KEEP if k in os.environ}
+    env.update(_OFFLINE)
+    env.update(
+        {
+            "HOME": str(home),
+            "OPENAI_BASE_URL": url,
+            "OPENAI_API_KEY": "sk-differential",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+    )
+    return env
+
+
+def _start_holodeck(cli: Path, agent: Path, report: Path, url: str) -> subprocess.Popen[str]:
+    home = agent.parent / ".home"
+    home.mkdir(exist_ok=True)
+    return subprocess.Popen(
+        [str(cli), "test", "run", str(agent), "--output", str(report), "--quiet"],
+        cwd=agent.parent,
+        env=holodeck_env(url, home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _run_ours(agent: Path, report: Path, url: str) -> tuple[int, str]:
+    env = {"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-differential", "PATH": ""}
+    options = RunOptions(agent, outputs=[report], quiet=True, user_config=False)
+    out, err = io.StringIO(), io.StringIO()
+    code = run(options, out, err, env)
+    return code, err.getvalue()
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def run_pair(suite: Suite, holodeck: Path, workdir: Path | None = None) -> RunPair:
+    """Both runners on ``suite`` against one scripted service."""
+    with tempfile.TemporaryDirectory(prefix=f"diff-{suite.name}-", dir=workdir) as tmp:
+        root = Path(tmp)
+        theirs_agent = suite.write(root / "holodeck")
+        ours_agent = suite.write(root / "ours")
+        script = Turns(suite.script, fallback=Reply("unscripted"))
+        with FakeModelServer(script) as server:
+            theirs = _start_holodeck(holodeck, theirs_agent, root / "theirs.json", server.url)
+            try:
+                our_exit, our_err = _run_ours(ours_agent, root / "ours.json", server.url)
+                their_output, _ = theirs.communicate(timeout=HOLODECK_DEADLINE_S)
+            finally:
+                if theirs.poll() is None:
+                    theirs.kill()
+                    theirs.wait()
+        return RunPair(
+            _read(root / "ours.json"),
+            _read(root / "theirs.json"),
+            our_exit,
+            theirs.returncode,
+            our_err,
+            their_output,
+        )
