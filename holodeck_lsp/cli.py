@@ -203,6 +203,14 @@ def run(
     replay: Annotated[
         Path | None, typer.Option(help="Answer every turn from a recorded JSONL file, offline.")
     ] = None,
+    repeat: Annotated[
+        int,
+        typer.Option(help="Run each test case K times in fresh sessions; report pass^k, pass@k."),
+    ] = 1,
+    pass_rule: Annotated[
+        str,
+        typer.Option(help="With --repeat: a case passes when all, any or FRACTION attempts pass."),
+    ] = "all",
     resume: Annotated[
         Path | None,
         typer.Option(
@@ -250,6 +258,8 @@ def run(
         llm_timeout=llm_timeout,
         grader_timeout=grader_timeout,
         resume=resume,
+        repeat=repeat,
+        pass_rule=pass_rule,
         record=record,
         replay=replay,
         outputs=list(output or []),

@@ -132,6 +132,42 @@ class ReportSummary(_Result):
         return self
 
 
+class ScoreSpread(_Result):
+    """How one metric's score varied over the attempts of a repeated test case."""
+
+    min: float = Field(..., description="Lowest score.")
+    max: float = Field(..., description="Highest score.")
+    mean: float = Field(..., description="Mean score.")
+    stdev: float = Field(..., description="Population standard deviation.")
+
+
+class RepeatedCase(_Result):
+    """A test case run several times in fresh sessions (`run --repeat K`)."""
+
+    __test__ = False
+
+    test_name: str | None = Field(None, description="Name of the test case.")
+    attempts: int = Field(..., ge=0, description="Attempts run.")
+    passed_attempts: int = Field(..., ge=0, description="Attempts that passed.")
+    passed: bool = Field(..., description="The verdict of the pass rule.")
+    flaky: bool = Field(..., description="Some attempts passed and some failed.")
+    pass_hat_k: dict[str, float] = Field(
+        default_factory=dict,
+        description="pass^k for k = 1..attempts: the chance that k attempts all pass.",
+    )
+    pass_at_k: dict[str, float] = Field(
+        default_factory=dict,
+        description="pass@k for k = 1..attempts: the chance that one of k attempts passes.",
+    )
+    turn_pass_rates: list[float] = Field(
+        default_factory=list, description="Share of attempts in which each turn passed."
+    )
+    metric_scores: dict[str, ScoreSpread] = Field(
+        default_factory=dict, description="Each metric's score over the attempts."
+    )
+    results: list[TestResult] = Field(default_factory=list, description="Every attempt.")
+
+
 class TestReport(_Result):
     """A whole run: every test case's result and the summary."""
 
@@ -150,6 +186,10 @@ class TestReport(_Result):
     stop_reason: str | None = Field(None, description="Why an interrupted run stopped.")
     not_run: list[str] = Field(
         default_factory=list, description="Test cases of an interrupted run that did not run."
+    )
+    repeats: list[RepeatedCase] = Field(
+        default_factory=list,
+        description="With `--repeat K`: every attempt of each test case, and their statistics.",
     )
 
     @model_validator(mode="after")

@@ -15,7 +15,7 @@ from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED
 from holodeck_lsp.exit_codes import EXIT_OK as EXIT_PASSED
 from holodeck_lsp.exit_codes import EXIT_USAGE as EXIT_CONFIG
 from holodeck_lsp.models.llm import ProviderEnum
-from holodeck_lsp.models.test_result import TestReport
+from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
 from holodeck_lsp.runner.backends.http import RetryPolicy
@@ -49,6 +49,7 @@ from holodeck_lsp.runner.redaction import (
     environment_secrets,
     model_secrets,
 )
+from holodeck_lsp.runner.repeat import combine, expand, parse_pass_rule, repeat_line
 from holodeck_lsp.runner.report import (
     SUITE_KEY,
     MergeError,
@@ -82,6 +83,8 @@ class RunOptions:
     user_config: bool = True
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     resume: Path | None = None  # the recording of an interrupted run to finish
+    repeat: int = 1  # attempts per test case, each in a fresh session
+    pass_rule: str = "all"  # with --repeat: all, any or a fraction of the attempts
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
     reingest: bool = False  # embed documents again, ignoring the embeddings cache
@@ -138,6 +141,12 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
         raise UsageError("--llm-timeout must be > 0")
     if options.grader_timeout <= 0:
         raise UsageError("--grader-timeout must be > 0")
+    if options.repeat < 1:
+        raise UsageError("--repeat must be >= 1")
+    try:
+        parse_pass_rule(options.pass_rule)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     try:
         return parse_shard(options.shard) if options.shard else None
     except ValueError as exc:
@@ -196,6 +205,9 @@ def _recording_path(options: RunOptions) -> Path | None:
 
 
 STOP_GRACE = 0.5  # seconds the cases get to settle once a run is stopped
+# Seconds the tools get to stop: an MCP server is asked to exit, then terminated, then
+# killed (the SDK gives each step 2 s); cutting that short would leave it running.
+TOOLS_GRACE = 20.0
 
 
 @dataclass
@@ -217,10 +229,10 @@ class _Run:
     tool_context: ToolContext
 
 
-async def _bounded(closing: Awaitable[None]) -> None:
+async def _bounded(closing: Awaitable[None], grace: float = STOP_GRACE) -> None:
     """Closing a backend must not hold a stopped run: bounded, and its errors ignored."""
     with contextlib.suppress(Exception, asyncio.TimeoutError):
-        await asyncio.wait_for(closing, STOP_GRACE)
+        await asyncio.wait_for(closing, grace)
 
 
 async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) -> Execution:
@@ -237,7 +249,7 @@ async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) 
             progress.stop()
     finally:
         if run.tools is not None:
-            await _bounded(run.tools.close())
+            await _bounded(run.tools.close(), TOOLS_GRACE)
         await _bounded(run.backend.close())
         if settings.judges is not None:
             await _bounded(settings.judges.close())
@@ -392,7 +404,12 @@ def _run(
     start = time.perf_counter()
     try:
         done = asyncio.run(
-            _execute(_Run(backend, cases, settings, tools, context), options.quiet, err, interrupts)
+            _execute(
+                _Run(backend, expand(cases, options.repeat), settings, tools, context),
+                options.quiet,
+                err,
+                interrupts,
+            )
         )
     except PreflightError as exc:
         for failure in exc.failures:
@@ -412,13 +429,7 @@ def _run(
         environment["shard"] = f"{shard[0]}/{shard[1]}"
     if judges is not None:
         environment.update(judges.ledger.environment())
-    report = build_report(
-        suite.agent.name, str(options.agent_file), done.outcomes, duration, environment
-    )
-    if done.stop_reason is not None:
-        report.interrupted = True
-        report.stop_reason = done.stop_reason
-        report.not_run = [case.label for case in done.not_run]
+    report = _report(suite, options, done, duration, environment)
     problems = write_reports(report, options.outputs, redact)
     if recorder is not None and recording is not None:
         try:
@@ -426,6 +437,8 @@ def _run(
         except OSError as exc:
             problems.append(f"cannot write {recording}: {exc.strerror or exc}")
     out.write(summary_line(report) + "\n")
+    if report.repeats:
+        out.write(repeat_line(report.repeats) + "\n")
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
@@ -435,6 +448,31 @@ def _run(
     if why is not None:
         err.write(f"exit {code}: {why}\n")
     return code
+
+
+def _report(
+    suite: LoadedSuite,
+    options: RunOptions,
+    done: Execution,
+    duration: int,
+    environment: dict[str, str],
+) -> TestReport:
+    """The report: with --repeat, one result per case by the pass rule, and every attempt."""
+    outcomes, repeats = done.outcomes, list[RepeatedCase]()
+    if options.repeat > 1:
+        environment.update(repeat=str(options.repeat), pass_rule=options.pass_rule)
+        outcomes, repeats = combine(outcomes, parse_pass_rule(options.pass_rule))
+    report = build_report(
+        suite.agent.name, str(options.agent_file), outcomes, duration, environment
+    )
+    report.repeats = repeats
+    if done.stop_reason is not None:
+        report.interrupted = True
+        report.stop_reason = done.stop_reason
+        ran = {o.case.index for o in done.outcomes}
+        unique = {case.index: case for case in done.not_run if case.index not in ran}
+        report.not_run = [case.label for case in unique.values()]
+    return report
 
 
 def _check_writable(paths: list[Path]) -> None:

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from holodeck_lsp import __version__
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.models.test_result import TestReport, TestResult
+from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.engine import CaseOutcome, now_iso
 from holodeck_lsp.runner.rollup import summarize
 
@@ -120,11 +120,14 @@ def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
     if not allow_partial:
         _complete_shards(reports)
     placed: dict[int, TestResult] = {}
+    repeats: dict[int, RepeatedCase] = {}
     for path, report in reports:
         for index, result in zip(_indexes(report, path), report.results, strict=True):
             if index in placed:
                 raise MergeError(f"test_cases[{index}] appears in more than one report")
             placed[index] = result
+        for index, repeat in zip(_indexes(report, path), report.repeats, strict=False):
+            repeats[index] = repeat
     order = sorted(placed)
     results = [placed[i] for i in order]
     first = reports[0][1]
@@ -157,4 +160,5 @@ def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
         interrupted=bool(stopped),
         stop_reason="; ".join(r.stop_reason for r in stopped if r.stop_reason) or None,
         not_run=[name for r in stopped for name in r.not_run],
+        repeats=[repeats[i] for i in order if i in repeats],
     )

@@ -161,7 +161,7 @@ def test_check_does_not_import_the_language_server() -> None:
         f"'--no-user-config', {str(VALID)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "server_only = ('pygls', 'lsprotocol', 'holodeck_lsp.server', 'holodeck_lsp.runner',"
-        " 'holodeck_lsp.validation.yaml.incremental')\n"
+        " 'holodeck_lsp.validation.yaml.incremental', 'mcp', 'httpx2')\n"
         "print(sorted(m for m in sys.modules if m.startswith(server_only)))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -8,7 +8,13 @@ import re
 from typing import Any
 
 # Lengths of the vectors the service gives for well-known models (as the real ones do).
-MODEL_DIMENSIONS = {"text-embedding-3-small": 1536, "nomic-embed-text:latest": 768}
+MODEL_DIMENSIONS = {
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+    "nomic-embed-text": 768,
+    "nomic-embed-text:latest": 768,
+}
 DEFAULT_DIMENSIONS = 256
 _WORD = re.compile(r"[a-z0-9]+")
 

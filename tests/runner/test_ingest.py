@@ -18,6 +18,7 @@ from holodeck_lsp.runner.tools.ingest.sources import (
     read_text,
     resolve_source,
 )
+from tests.runner.sample_files import one_page_pdf
 
 
 def test_paragraphs_pack_whole_lines_and_cut_long_ones_at_sentence_ends() -> None:
@@ -146,33 +147,6 @@ def test_bm25_ranks_rare_terms_higher_and_fusion_normalises() -> None:
     fused = fuse([["a", "b"], ["b", "c"]], [0.5, 0.5], 60)
     assert [k for k, _ in fused] == ["b", "a", "c"]
     assert fused[0][1] == pytest.approx((1 / 62 + 1 / 61) / 2 / (1 / 61))
-
-
-def one_page_pdf(text: str) -> bytes:
-    """A minimal PDF with one line of text in Helvetica (written here, not vendored)."""
-    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
 
 
 def test_pdf_text_is_read_and_a_damaged_pdf_is_named(tmp_path: Path) -> None:

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from holodeck_lsp.models.test_result import MetricResult, TestReport, TestResult, TurnResult
+from holodeck_lsp.models.test_result import (
+    MetricResult,
+    RepeatedCase,
+    TestReport,
+    TestResult,
+    TurnResult,
+)
 from holodeck_lsp.runner.reports.markdown import turn_problems
 from holodeck_lsp.runner.tool_assertions import is_assertion_line
 
@@ -66,6 +72,29 @@ def _testcase(
         ET.SubElement(case, "system-out").text = response
 
 
+def _repeated(suite: ET.Element, repeat: RepeatedCase) -> None:
+    """The attempts of a repeated case as properties; passing turns that failed in some
+    attempt carry a `<flakyFailure>`, as Maven Surefire marks tests that passed on rerun."""
+    k = str(repeat.attempts)
+    properties = ET.Element("properties")
+    for name, value in (
+        ("flaky", str(repeat.flaky).lower()),
+        ("attempts", k),
+        ("passed_attempts", str(repeat.passed_attempts)),
+        (f"pass^{k}", str(repeat.pass_hat_k.get(k, 0.0))),
+        (f"pass@{k}", str(repeat.pass_at_k.get(k, 0.0))),
+    ):
+        ET.SubElement(properties, "property", name=name, value=value)
+    suite.insert(0, properties)  # properties come before the test cases
+    cases = [c for c in suite if c.tag == "testcase"]
+    for case, rate in zip(cases, repeat.turn_pass_rates, strict=False):
+        passed = not any(child.tag in ("failure", "error", "skipped") for child in case)
+        if passed and rate < 1.0:
+            failed = round((1.0 - rate) * repeat.attempts)
+            message = f"failed in {failed} of {repeat.attempts} attempts"
+            ET.SubElement(case, "flakyFailure", message=message, type="flaky")
+
+
 def _turn(suite: ET.Element, classname: str, turn: TurnResult) -> str:
     outcome = _outcome(turn.passed, turn.skipped, turn.errors, turn.metric_results)
     name = f"turn {turn.turn_index}: {_excerpt(turn.input)}"
@@ -111,6 +140,8 @@ def render_junit(report: TestReport) -> str:
             totals[key] += value
         suite.set("time", _seconds(result.execution_time_ms))
         total_ms += result.execution_time_ms
+        if i < len(report.repeats):
+            _repeated(suite, report.repeats[i])
     for key, value in totals.items():
         root.set(key, str(value))
     root.set("time", _seconds(report.summary.total_duration_ms))

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from holodeck_lsp.models.test_result import MetricResult, TestReport, TestResult, TurnResult
+from holodeck_lsp.models.test_result import (
+    MetricResult,
+    RepeatedCase,
+    TestReport,
+    TestResult,
+    TurnResult,
+)
 
 _CELL_LIMIT = 80
 
@@ -93,6 +99,29 @@ def _case_section(result: TestResult, index: int) -> list[str]:
     return [*lines, ""]
 
 
+def _repeats_table(repeats: list[RepeatedCase]) -> list[str]:
+    k = str(max(r.attempts for r in repeats))
+    lines = [
+        "",
+        f"| test case | attempts passed | pass^{k} | pass@{k} | turns passed (share of attempts) "
+        "| metric scores (min-max) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for i, r in enumerate(repeats):
+        name = r.test_name or f"test case {i}"
+        flag = " FLAKY" if r.flaky else ""
+        rates = ", ".join(f"{rate:.0%}" for rate in r.turn_pass_rates)
+        spread = "; ".join(
+            f"{metric} {s.min:.2f}-{s.max:.2f}" for metric, s in r.metric_scores.items()
+        )
+        lines.append(
+            f"| {_cell(name)}{flag} | {r.passed_attempts}/{r.attempts} "
+            f"| {r.pass_hat_k.get(k, 0.0):g} | {r.pass_at_k.get(k, 0.0):g} | {rates} "
+            f"| {_cell(spread, 120)} |"
+        )
+    return lines
+
+
 def render_markdown(report: TestReport) -> str:
     s = report.summary
     lines = [
@@ -107,13 +136,17 @@ def render_markdown(report: TestReport) -> str:
     for i, r in enumerate(report.results):
         turns = r.turns or []
         count = f"{sum(t.passed for t in turns)}/{len(turns)}" if turns else "single turn"
-        lines.append(
-            f"| {_cell(_label(r, i))} | {_verdict(r.passed)} | {count} | {r.execution_time_ms} ms |"
-        )
+        verdict = _verdict(r.passed)
+        if i < len(report.repeats) and report.repeats[i].flaky:
+            repeat = report.repeats[i]
+            verdict += f" (FLAKY: {repeat.passed_attempts}/{repeat.attempts} attempts passed)"
+        lines.append(f"| {_cell(_label(r, i))} | {verdict} | {count} | {r.execution_time_ms} ms |")
     if s.average_scores:
         lines += ["", "| metric | cases | mean score |", "|---|---|---|"]
         for name, score in s.average_scores.items():
             lines.append(f"| {name} | {s.metrics_evaluated.get(name, 0)} | {score:.3f} |")
+    if report.repeats:
+        lines += _repeats_table(report.repeats)
     lines.append("")
     for i, r in enumerate(report.results):
         lines += _case_section(r, i)

@@ -28,6 +28,7 @@ class ToolOutput:
     text: str  # exactly what the model is given back
     value: Any = _TEXT  # what the report records as the call's result (JSON); default: text
     retrieval: list[str] | None = None  # chunks for retrieval_context (retrieval tools only)
+    error: str | None = None  # the tool answered, reporting an error (the text says which)
 
     @property
     def recorded(self) -> Any:

@@ -72,14 +72,17 @@ async def _invoke(
         except Exception as exc:
             error = describe(exc)
     duration = int((time.perf_counter() - start) * 1000)
+    answered = output is not None
     if output is None:
         output = ToolOutput(f"error: {error}", None)
+    else:
+        error = output.error  # the tool's own error: the model still gets its text
     invocation = ToolInvocation(
         name=name,
         args=args,
         result=output.recorded,
         # As `holodeck test` counts it: the size of the recorded result as JSON.
-        bytes=len(json.dumps(output.recorded, default=str)) if error is None else 0,
+        bytes=len(json.dumps(output.recorded, default=str)) if answered else 0,
         duration_ms=duration,
         error=error,
     )

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.models.tools import FunctionTool
+from holodeck_lsp.models.tools import FunctionTool, MCPTool, TransportType
 from holodeck_lsp.runner.imports import ImportFailure, load_function
 from holodeck_lsp.runner.tools.base import ToolKind
 from holodeck_lsp.runner.tools.box import ToolBox
 from holodeck_lsp.runner.tools.functions import FunctionKind
+from holodeck_lsp.runner.tools.mcp import McpServerKind
 from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds
 
 
@@ -39,6 +40,15 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
                 problems.append(f"tool '{tool.name}': {exc}")
                 continue
             kinds.append(FunctionKind(tool.name, tool.description, fn, tool.parameters))
+            continue
+        if isinstance(tool, MCPTool):
+            if tool.transport is TransportType.WEBSOCKET:
+                warnings.append(
+                    f"tool '{tool.name}' is not offered to the model: MCP over websocket is "
+                    "not supported (as in HoloDeck)"
+                )
+            else:
+                kinds.append(McpServerKind(tool, folder))
             continue
         warnings.append(
             f"tool '{getattr(tool, 'name', '?')}' (type {getattr(tool, 'type', '?')}) "

@@ -45,6 +45,14 @@ class VectorStore(Protocol):
     async def close(self) -> None: ...
 
 
+def describe(provider: str, exc: BaseException) -> StoreError:
+    """A client library's failure as a one-line store error (some put whole HTTP bodies
+    in their messages)."""
+    text = str(exc).strip().splitlines()
+    first = text[0][:300] if text else ""
+    return StoreError(f"{provider}: {type(exc).__name__}: {first}".rstrip(": "))
+
+
 def unit(vector: Sequence[float]) -> list[float]:
     """`vector` scaled to length 1 (a zero vector stays zero)."""
     norm = math.sqrt(math.fsum(x * x for x in vector))

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, similarity
+from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, describe, similarity
 
 BATCH = 500
 
@@ -62,7 +62,7 @@ class ChromaStore:
         except StoreError:
             raise
         except Exception as exc:
-            raise StoreError(f"chromadb: {type(exc).__name__}: {exc}") from None
+            raise describe("chromadb", exc) from None
 
     def _add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         for start in range(0, len(chunks), BATCH):

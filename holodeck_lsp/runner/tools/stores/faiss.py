@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, similarity, unit
+from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, describe, similarity, unit
 
 
 class FaissStore:
@@ -40,7 +40,7 @@ class FaissStore:
         try:
             await in_thread(self._add, vectors)
         except Exception as exc:
-            raise StoreError(f"faiss: {type(exc).__name__}: {exc}") from None
+            raise describe("faiss", exc) from None
         self._chunks.extend(chunks)
 
     async def search(self, vector: Sequence[float], top_k: int) -> list[Hit]:

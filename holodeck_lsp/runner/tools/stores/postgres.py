@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, similarity
+from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, describe, similarity
 
 
 def _literal(vector: Sequence[float]) -> str:
@@ -47,7 +47,7 @@ class PostgresStore:
             )
         except Exception as exc:
             await self.close()
-            raise StoreError(f"postgres: {type(exc).__name__}: {exc}".strip()) from None
+            raise describe("postgres", exc) from None
 
     async def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         from psycopg import sql

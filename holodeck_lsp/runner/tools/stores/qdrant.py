@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, similarity
+from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, describe, similarity
 
 BATCH = 256
 
@@ -33,6 +33,8 @@ def client_settings(
         settings["path"] = str(path)
     else:
         settings["location"] = ":memory:"
+    if "url" in settings:
+        settings["check_compatibility"] = False  # no extra request, no version warning
     return settings
 
 
@@ -60,7 +62,7 @@ class QdrantStore:
             )
         except Exception as exc:
             await self.close()
-            raise StoreError(f"qdrant: {type(exc).__name__}: {exc}") from None
+            raise describe("qdrant", exc) from None
         self._collection = collection
 
     async def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:

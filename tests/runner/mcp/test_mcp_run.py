@@ -1,0 +1,353 @@
+"""`run` with MCP tools: real servers, started and stopped by the run, driven by the
+loopback model service scripted to call their tools."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.runner.fake_model import FakeModelServer, Reply, Script, last_user_text, tool_results
+from tests.runner.helpers import run_suite, strip_timings, write
+from tests.runner.mcp.conftest import HERE, sdk_server
+
+pytestmark = pytest.mark.slow
+
+
+def calling(plan: dict[str, list[tuple[str, dict[str, Any]]]]) -> Script:
+    """For each user message, call the planned tools one request at a time, then reply
+    with what the tools said, joined by ' | '."""
+
+    def script(_path: str, body: dict[str, Any]) -> Reply:
+        results = tool_results(body)
+        calls = plan.get(last_user_text(body), [])
+        if len(results) < len(calls):
+            return Reply(tool_calls=[calls[len(results)]])
+        return Reply(" | ".join(results) or "no tool called")
+
+    return script
+
+
+def agent(folder: Path, url: str, tools: str, cases: str) -> Path:
+    """An agent file on the loopback model with these tools and test cases (YAML lists)."""
+    text = "\n".join(
+        [
+            "name: mcp-agent",
+            "model:",
+            "  provider: openai",
+            "  name: gpt-test",
+            f"  endpoint: {url}",
+            "instructions:",
+            "  inline: Use your tools.",
+            "tools:",
+            textwrap.indent(textwrap.dedent(tools).strip("\n"), "  "),
+            "test_cases:",
+            textwrap.indent(textwrap.dedent(cases).strip("\n"), "  "),
+        ]
+    )
+    return write(folder, {"agent.yaml": text + "\n"})
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based line of the agent file that holds ``text``."""
+    lines = path.read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def sdk_stdio(
+    name: str = "sdk", extra: str = "", env: dict[str, str] | None = None, mode: str = "stdio"
+) -> str:
+    """The SDK server of tests/runner/mcp as a stdio tool, started by node."""
+    env = {"MCP_PYTHON": sys.executable, **(env or {})}
+    lines = [
+        f"- name: {name}",
+        "  type: mcp",
+        "  description: The test server.",
+        "  command: node",
+        f"  args: [{json.dumps(str(HERE / 'launch.js'))}, {mode}]",
+        f"  env: {json.dumps(env)}",
+        *("  " + line for line in textwrap.dedent(extra).strip().splitlines()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+MEMORY_CASES = """
+- name: remember and recall
+  turns:
+    - input: Remember that Ada likes tea.
+      expected_tools: [create_entities]
+    - input: What does Ada like?
+      expected_tools:
+        - name: open_nodes
+          args: {names: [Ada]}
+"""
+
+ADA = {"name": "Ada", "entityType": "person", "observations": ["likes tea"]}
+
+
+def test_memory_server_stores_an_entity_in_turn_1_and_reads_it_back_in_turn_2(
+    tmp_path: Path, npm_servers: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = f"""
+    - name: memory
+      type: mcp
+      description: A knowledge graph that remembers.
+      command: npx
+      args: ["-y", "@modelcontextprotocol/server-memory"]
+      env:
+        MEMORY_FILE_PATH: {tmp_path / "memory.jsonl"}
+    """
+    script = calling(
+        {
+            "Remember that Ada likes tea.": [("create_entities", {"entities": [ADA]})],
+            "What does Ada like?": [("open_nodes", {"names": ["Ada"]})],
+        }
+    )
+    recording = tmp_path / "memory.replay.jsonl"
+    with FakeModelServer(script) as server:
+        path = agent(tmp_path, server.url, tools, MEMORY_CASES)
+        code, report, err = run_suite(path, "--record", recording)
+        offered = [t["function"]["name"] for t in server.bodies()[0]["tools"]]
+    assert code == 0, err
+    assert offered == [
+        "create_entities",
+        "create_relations",
+        "add_observations",
+        "delete_entities",
+        "delete_observations",
+        "delete_relations",
+        "read_graph",
+        "search_nodes",
+        "open_nodes",
+    ]
+    created = json.dumps([ADA], indent=2)
+    opened = json.dumps({"entities": [ADA], "relations": []}, indent=2)
+    result = strip_timings(report["results"][0])
+    assert [t["response"] for t in result["turns"]] == [created, opened]
+    assert result["tool_invocations"] == [
+        {
+            "name": "create_entities",
+            "args": {"entities": [ADA]},
+            "result": created,
+            "bytes": len(json.dumps(created)),
+            "error": None,
+        },
+        {
+            "name": "open_nodes",
+            "args": {"names": ["Ada"]},
+            "result": opened,
+            "bytes": len(json.dumps(opened)),
+            "error": None,
+        },
+    ]
+    assert [t["tools_matched"] for t in result["turns"]] == [True, True]
+    assert result["passed"] is True
+
+    # Replay: no model service, no npx on the PATH, another folder: the same report.
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    monkeypatch.chdir(tmp_path)
+    code, replayed, err = run_suite(path, "--replay", recording)
+    assert code == 0, err
+    assert strip_timings(replayed["results"]) == strip_timings(report["results"])
+
+
+def test_filesystem_server_reads_a_file_under_a_folder_given_relative_to_the_agent(
+    tmp_path: Path, npm_servers: Path
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "fact.txt").write_text("The vault code is 7431.\n")
+    tools = """
+    - name: files
+      type: mcp
+      description: Reads the documents.
+      command: npx
+      args: ["-y", "@modelcontextprotocol/server-filesystem", "./docs"]
+    """
+    cases = """
+    - name: read
+      input: What is the vault code?
+    """
+    fact = str((tmp_path / "docs" / "fact.txt").resolve())
+    script = calling({"What is the vault code?": [("read_text_file", {"path": fact})]})
+    with FakeModelServer(script) as server:
+        code, report, err = run_suite(agent(tmp_path, server.url, tools, cases))
+    assert code == 0, err
+    assert report["results"][0]["agent_response"] == "The vault code is 7431.\n"
+
+
+def test_sdk_server_over_stdio_env_config_filter_errors_and_timeouts(tmp_path: Path) -> None:
+    (tmp_path / "server.env").write_text("# for the server\nFROM_FILE=file value\nBOTH=file\n")
+    extra = """
+    env_file: server.env
+    request_timeout: 1
+    config:
+      allowed_tools: [echo, env, refuse, sleep]
+      region: north
+    """
+    tools = sdk_stdio(extra=extra, env={"BOTH": "yaml"})
+    cases = """
+    - name: everything
+      input: Go.
+    """
+    plan = [
+        ("echo", {"text": "hello"}),
+        ("env", {"name": "FROM_FILE"}),
+        ("env", {"name": "BOTH"}),
+        ("env", {"name": "MCP_CONFIG"}),
+        ("refuse", {"reason": "not today"}),
+        ("sleep", {"seconds": 5}),
+        ("count", {}),
+    ]
+    with FakeModelServer(calling({"Go.": plan})) as server:
+        code, report, err = run_suite(agent(tmp_path, server.url, tools, cases))
+        offered = [t["function"]["name"] for t in server.bodies()[0]["tools"]]
+    assert code == 0, err  # failed tool calls go back to the model; they fail no turn
+    assert offered == ["echo", "env", "refuse", "sleep"]  # allowed_tools, in server order
+    calls = [(c["result"], c["error"]) for c in report["results"][0]["tool_invocations"]]
+    refused = "Error executing tool refuse: refused: not today"
+    assert calls[:5] == [
+        ("echo: hello", None),
+        ("file value", None),
+        ("yaml", None),  # env: beats env_file
+        (
+            json.dumps({"allowed_tools": ["echo", "env", "refuse", "sleep"], "region": "north"}),
+            None,
+        ),
+        (refused, refused),  # the model gets the server's text; the report marks it failed
+    ]
+    (slept, slept_error), (counted, count_error) = calls[5:]
+    assert slept is None and slept_error is not None and "imed out" in slept_error
+    assert (counted, count_error) == (None, "unknown tool 'count'")  # filtered out
+
+
+@pytest.mark.parametrize("transport", ["http", "sse"])
+def test_sdk_server_over_the_network_transports(tmp_path: Path, transport: str) -> None:
+    cases = """
+    - name: ask
+      input: Echo it.
+    """
+    plan = {"Echo it.": [("echo", {"text": transport}), ("header", {"name": "X-Test"})]}
+    with sdk_server(transport) as url, FakeModelServer(calling(plan)) as model:
+        tools = f"""
+        - name: remote
+          type: mcp
+          description: The test server, remote.
+          transport: {transport}
+          url: {url}
+          headers: {{X-Test: from the agent file}}
+          timeout: 20
+          sse_read_timeout: 60
+        """
+        code, report, err = run_suite(agent(tmp_path, model.url, tools, cases))
+    assert code == 0, err
+    assert report["results"][0]["agent_response"] == f"echo: {transport} | from the agent file"
+
+
+TWO_CASES = """
+- name: first
+  input: Echo one.
+- name: second
+  input: Echo two.
+"""
+
+
+@pytest.mark.parametrize(("flags", "counts"), [((), ["1", "2"]), (("--isolate-mcp",), ["1", "1"])])
+def test_servers_are_shared_by_the_run_unless_isolated(
+    tmp_path: Path, flags: tuple[str, ...], counts: list[str]
+) -> None:
+    plan = {
+        "Echo one.": [("echo", {"text": "one"}), ("count", {})],
+        "Echo two.": [("echo", {"text": "two"}), ("count", {})],
+    }
+    with FakeModelServer(calling(plan)) as server:
+        code, report, err = run_suite(agent(tmp_path, server.url, sdk_stdio(), TWO_CASES), *flags)
+    assert code == 0, err
+    assert [r["tool_invocations"][1]["result"] for r in report["results"]] == counts
+
+
+def test_a_server_that_does_not_start_stops_the_run_before_any_model_call(
+    tmp_path: Path,
+) -> None:
+    tools = sdk_stdio("db", mode="crash") + sdk_stdio("other")
+    with FakeModelServer(calling({})) as server:
+        path = agent(tmp_path, server.url, tools, TWO_CASES)
+        code, report, err = run_suite(path)
+        requests = server.bodies()
+    assert (code, report, requests) == (2, {}, [])
+    assert err.splitlines()[:4] == [
+        f"{path}:{line_of(path, '- name: db')}: error: tool 'db' did not start: "
+        "MCPError: Connection closed",
+        "  its stderr ended with:",
+        "    starting the test server",
+        "    fatal: the database is locked",
+    ]
+    assert len(err.splitlines()) == 4  # 'other' started fine (and was stopped again)
+
+
+def test_two_servers_offering_one_name_is_a_preflight_error(tmp_path: Path) -> None:
+    tools = sdk_stdio("first") + sdk_stdio("second")
+    with FakeModelServer(calling({})) as server:
+        path = agent(tmp_path, server.url, tools, TWO_CASES)
+        code, _report, err = run_suite(path)
+    assert code == 2
+    assert err.splitlines()[0] == (
+        f"{path}:{line_of(path, '- name: second')}: error: tool 'second' did not start: "
+        "offers a function named 'echo', as tool 'first' does: names the model sees must be unique"
+    )
+
+
+def test_retrieval_servers_hand_their_text_over_as_retrieval_chunks(tmp_path: Path) -> None:
+    tools = sdk_stdio("library", "is_retrieval: true")
+    cases = """
+    - name: look up
+      input: Find tea.
+    """
+    recording = tmp_path / "replay.jsonl"
+    with FakeModelServer(calling({"Find tea.": [("passages", {"topic": "tea"})]})) as server:
+        code, _report, err = run_suite(
+            agent(tmp_path, server.url, tools, cases), "--record", recording
+        )
+    assert code == 0, err
+    (line,) = recording.read_text().splitlines()
+    assert json.loads(line)["reply"]["retrieval"] == ["tea passage one\ntea passage two"]
+
+
+def test_websocket_servers_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    tools = """
+    - name: socket
+      type: mcp
+      description: Over a websocket.
+      transport: websocket
+      url: ws://127.0.0.1:1/ws
+    """
+    cases = """
+    - name: plain
+      input: Hello.
+    """
+    with FakeModelServer(calling({})) as server:
+        code, _report, err = run_suite(agent(tmp_path, server.url, tools, cases))
+        body = server.bodies()[0]
+    assert code == 0, err
+    assert "tools" not in body
+    assert err.splitlines() == [
+        "warning: tool 'socket' is not offered to the model: MCP over websocket is not "
+        "supported (as in HoloDeck)"
+    ]
+
+
+def test_without_the_mcp_extra_the_run_stops_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "mcp", None)  # what an environment without it sees
+    with FakeModelServer(calling({})) as server:
+        path = agent(tmp_path, server.url, sdk_stdio(), TWO_CASES)
+        code, _report, err = run_suite(path)
+    assert code == 2
+    assert err.splitlines() == [
+        f"{path}:{line_of(path, '- name: sdk')}: error: tool 'sdk' did not start: "
+        "the MCP client is not installed: pip install 'holodeck-lsp[mcp]'"
+    ]

@@ -1,0 +1,112 @@
+"""`--repeat K`: every attempt kept, pass^k and pass@k per case, per-turn pass rates, score
+spread; `--pass-rule` decides the verdict; JUnit and Markdown mark flaky cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from junitparser import JUnitXml
+
+from tests.runner.faults import CASES, suite
+from tests.runner.helpers import invoke, write
+
+# Case 2's second session answers its turn 1 wrongly; case 4 always fails its turn 0.
+FLAKY_AGENT = """
+sessions = {}
+
+def factory():
+    class Agent:
+        attempt = None
+
+        def send(self, message):
+            case = message[1]
+            if self.attempt is None:
+                sessions[case] = sessions.get(case, 0) + 1
+                self.attempt = sessions[case]
+            if (case, self.attempt, message) == ("2", 2, "Q2.1") or message == "Q4.0":
+                return "wrong"
+            return "A" + message[1:]
+    return Agent()
+"""
+
+
+def repeated(tmp_path: Path, *args: str) -> tuple[int, str, dict, Path, Path]:  # type: ignore[type-arg]
+    path = suite(tmp_path, "unused")
+    write(tmp_path, {"flaky.py": FLAKY_AGENT})
+    out, xml, md = (tmp_path / f"report.{ext}" for ext in ("json", "xml", "md"))
+    code, stdout, err = invoke(
+        "run",
+        path,
+        "-q",
+        "--agent",
+        "flaky:factory",
+        "--repeat",
+        "3",
+        *args,
+        "-o",
+        out,
+        "-o",
+        xml,
+        "-o",
+        md,
+    )
+    assert not err or code != 2, err
+    return code, stdout, json.loads(out.read_text()), xml, md
+
+
+def test_repeat_reports_pass_hat_k_pass_at_k_turn_rates_and_spread(tmp_path: Path) -> None:
+    code, stdout, report, _, md = repeated(tmp_path)
+    assert code == 1
+    assert stdout.splitlines()[1] == (
+        "repeat 3: 3 of 5 test case(s) passed every attempt, 4 at least once; 1 flaky: case 2"
+    )
+    assert report["summary"]["passed"] == 3  # pass rule `all`: case 2 and case 4 fail
+    assert report["environment"]["repeat"] == "3"
+    assert [r["passed"] for r in report["results"]] == [True, True, False, True, False]
+    flaky = report["repeats"][2]
+    assert [len(r["results"]) for r in report["repeats"]] == [3] * 5
+    assert {k: v for k, v in flaky.items() if k not in ("results", "metric_scores")} == {
+        "test_name": "case 2",
+        "attempts": 3,
+        "passed_attempts": 2,
+        "passed": False,
+        "flaky": True,
+        "pass_hat_k": {"1": 0.6667, "2": 0.3333, "3": 0.0},
+        "pass_at_k": {"1": 0.6667, "2": 1.0, "3": 1.0},
+        "turn_pass_rates": [1.0, 0.6667, 1.0],
+    }
+    spread = flaky["metric_scores"]["equality"]
+    assert (round(spread["min"], 4), spread["max"]) == (0.6667, 1.0)
+    assert [r["results"][1]["passed"] for r in report["repeats"]] == [
+        True,
+        True,
+        False,
+        True,
+        False,
+    ]
+    assert "| FAIL (FLAKY: 2/3 attempts passed) |" in md.read_text()
+    assert "| case 2 FLAKY | 2/3 | 0 | 1 | 100%, 67%, 100% | equality 0.67-1.00 |" in md.read_text()
+
+
+def test_the_pass_rule_decides_the_verdict_and_junit_marks_the_flaky_case(tmp_path: Path) -> None:
+    code, _, report, xml, _ = repeated(tmp_path, "--pass-rule", "any")
+    assert code == 1  # case 4 never passed
+    assert [r["passed"] for r in report["results"]] == [True, True, True, True, False]
+    suites = {s.name: s for s in JUnitXml.fromfile(str(xml))}
+    assert set(suites) == set(CASES)
+    props = {p.name: p.value for p in suites["case 2"].properties()}
+    assert props == {
+        "flaky": "true",
+        "attempts": "3",
+        "passed_attempts": "2",
+        "pass^3": "0.0",
+        "pass@3": "1.0",
+    }
+    text = xml.read_text()
+    assert text.count("<flakyFailure") == 1
+    assert '<flakyFailure message="failed in 1 of 3 attempts" type="flaky"' in text
+    code, _, report, _, _ = repeated(tmp_path, "--pass-rule", "0.6")
+    assert [r["passed"] for r in report["results"]] == [True, True, True, True, False]
+    bad = invoke("run", tmp_path / "agent.yaml", "--repeat", "2", "--pass-rule", "most")
+    assert bad == (2, "", "error: --pass-rule is all, any or a fraction in (0, 1], got 'most'\n")
