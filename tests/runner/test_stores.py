@@ -122,3 +122,17 @@ async def test_an_unreachable_database_is_an_error_not_a_fallback(tmp_path: Path
     store = make_store(database("postgres", connection_string=url), tmp_path)
     with pytest.raises(StoreError, match=r"^postgres: OperationalError"):
         await store.open("holodeck_kb_dim3", 3)
+
+
+def test_database_clients_are_imported_only_when_a_store_needs_them() -> None:
+    """Loading the runner (and `check`) imports no database client, numpy or PDF reader."""
+    import subprocess
+
+    code = (
+        "import sys, holodeck_lsp.cli, holodeck_lsp.runner.command, "
+        "holodeck_lsp.runner.tools.catalog; "
+        "print(sorted(m for m in ('chromadb', 'qdrant_client', 'psycopg', 'faiss', 'numpy', "
+        "'pypdf') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "[]\n"

@@ -76,31 +76,36 @@ def _join(base: str, suffix: str) -> str:
     return base if base.endswith(suffix) else base + suffix
 
 
-def _chat_target(model: LLMProvider, env: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+def service_target(
+    model: LLMProvider, env: Mapping[str, str], operation: str, deployment: str | None = None
+) -> tuple[str, dict[str, str]]:
+    """URL and headers of one operation (`chat/completions`, `embeddings`) of the model's
+    OpenAI-compatible service; Azure addresses `deployment` (the model's name unless
+    given)."""
     provider = model.provider
+    suffix = "/" + operation
     if provider is ProviderEnum.AZURE_OPENAI:
         key = _secret(model, env, "AZURE_OPENAI_API_KEY")
         if not key:
             raise BackendConfigError("no API key: set model.api_key or AZURE_OPENAI_API_KEY")
         version = model.api_version or env.get("OPENAI_API_VERSION") or DEFAULT_AZURE_API_VERSION
         base = str(model.endpoint).rstrip("/")
-        url = f"{base}/openai/deployments/{model.name}/chat/completions?api-version={version}"
-        return url, {"api-key": key}
+        name = deployment or model.name
+        return f"{base}/openai/deployments/{name}{suffix}?api-version={version}", {"api-key": key}
     if provider is ProviderEnum.OLLAMA:
         base = model.endpoint or env.get("OLLAMA_HOST") or "http://localhost:11434"
         if "://" not in base:
             base = "http://" + base
         base = base.rstrip("/")
-        if not base.endswith(("/v1", "/chat/completions")):
+        if not base.endswith(("/v1", suffix)):
             base += "/v1"  # Ollama's OpenAI-compatible API lives under /v1
-        url = _join(base, "/chat/completions")
         key = _secret(model, env, "OLLAMA_API_KEY")
-        return url, {"Authorization": f"Bearer {key}"} if key else {}
+        return _join(base, suffix), {"Authorization": f"Bearer {key}"} if key else {}
     base = model.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     key = _secret(model, env, "OPENAI_API_KEY")
     if not key and model.endpoint is None and "OPENAI_BASE_URL" not in env:
         raise BackendConfigError("no API key: set model.api_key or OPENAI_API_KEY")
-    return _join(base, "/chat/completions"), {"Authorization": f"Bearer {key}"} if key else {}
+    return _join(base, suffix), {"Authorization": f"Bearer {key}"} if key else {}
 
 
 def build_backend(
@@ -164,7 +169,7 @@ def model_backend(
             headers, policy, connections, tls=not messages.url.startswith("http:"), env=env
         )
         return MessagesBackend(messages, client, tools)
-    url, headers = _chat_target(model, env)
+    url, headers = service_target(model, env, "chat/completions")
     chat = ChatSettings(
         url=url,
         model=model.name,

@@ -34,7 +34,6 @@ KNOWN_DIMENSIONS = {
 }
 BATCH_SIZE = 64  # texts per request
 CONCURRENCY = 4  # requests in flight
-DEFAULT_AZURE_API_VERSION = "2024-10-21"
 
 
 class EmbeddingError(Exception):
@@ -77,12 +76,6 @@ def embedding_provider(agent: Agent) -> LLMProvider | None:
     return agent.model
 
 
-def _key(model: LLMProvider, env: Mapping[str, str], variable: str) -> str | None:
-    if model.api_key is not None:
-        return model.api_key.get_secret_value()
-    return env.get(variable)
-
-
 def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
     name = agent_embedding_model(agent)
     model = embedding_provider(agent)
@@ -91,28 +84,14 @@ def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
             "Anthropic has no embeddings API: set embedding_provider (openai, azure_openai "
             "or ollama) to embed the documents"
         )
-    if model.provider is ProviderEnum.AZURE_OPENAI:
-        key = _key(model, env, "AZURE_OPENAI_API_KEY")
-        if not key:
-            raise EmbeddingError("no API key: set api_key or AZURE_OPENAI_API_KEY")
-        version = model.api_version or env.get("OPENAI_API_VERSION") or DEFAULT_AZURE_API_VERSION
-        base = str(model.endpoint).rstrip("/")
-        url = f"{base}/openai/deployments/{name}/embeddings?api-version={version}"
-        return EmbeddingTarget(url, {"api-key": key}, name, "azure_openai")
-    if model.provider is ProviderEnum.OLLAMA:
-        base = model.endpoint or env.get("OLLAMA_HOST") or "http://localhost:11434"
-        base = (base if "://" in base else "http://" + base).rstrip("/")
-        if not base.endswith("/v1"):
-            base += "/v1"
-        key = _key(model, env, "OLLAMA_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return EmbeddingTarget(base + "/embeddings", headers, name, "ollama")
-    base = (model.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
-    key = _key(model, env, "OPENAI_API_KEY")
-    if not key and model.endpoint is None and "OPENAI_BASE_URL" not in env:
-        raise EmbeddingError("no API key: set model.api_key or OPENAI_API_KEY")
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return EmbeddingTarget(base + "/embeddings", headers, name, "openai")
+    # Imported here: choose builds the agent's tools, this module among them.
+    from holodeck_lsp.runner.backends.choose import BackendConfigError, service_target
+
+    try:
+        url, headers = service_target(model, env, "embeddings", deployment=name)
+    except BackendConfigError as exc:
+        raise EmbeddingError(str(exc)) from None
+    return EmbeddingTarget(url, headers, name, model.provider.value)
 
 
 def _vectors(data: dict[str, Any], count: int) -> list[list[float]]:

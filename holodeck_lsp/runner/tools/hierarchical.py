@@ -17,15 +17,9 @@ from typing import Any
 
 from holodeck_lsp.models.tools import ChunkingStrategy, HierarchicalDocumentTool, SearchMode
 from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.base import (
-    FunctionSpec,
-    ToolCallError,
-    ToolContext,
-    ToolOutput,
-    ToolStartError,
-)
+from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput, ToolStartError
 from holodeck_lsp.runner.tools.bm25 import BM25, fuse
-from holodeck_lsp.runner.tools.embeddings import Embedder, EmbeddingError
+from holodeck_lsp.runner.tools.embeddings import EmbeddingError
 from holodeck_lsp.runner.tools.ingest.sections import Section, structure_chunks, token_chunks
 from holodeck_lsp.runner.tools.ingest.sources import (
     SourceError,
@@ -33,15 +27,14 @@ from holodeck_lsp.runner.tools.ingest.sources import (
     read_text,
     resolve_source,
 )
-from holodeck_lsp.runner.tools.shared_embedder import SharedEmbedder
-from holodeck_lsp.runner.tools.stores.base import Chunk, StoreError, VectorStore
-from holodeck_lsp.runner.tools.stores.choose import make_store
-from holodeck_lsp.runner.tools.vectorstore import (
-    FALLBACK_DIMENSIONS,
+from holodeck_lsp.runner.tools.search_base import (
+    EmbeddedSearch,
     query_of,
     search_spec,
     shown_path,
 )
+from holodeck_lsp.runner.tools.shared_embedder import SharedEmbedder
+from holodeck_lsp.runner.tools.stores.base import Chunk, StoreError
 
 NO_RESULTS = "No results found."
 
@@ -95,19 +88,13 @@ def document_pieces(tool: HierarchicalDocumentTool, agent_dir: Path) -> list[Pie
     return pieces
 
 
-class HierarchicalKind:
-    is_retrieval = True
-
+class HierarchicalKind(EmbeddedSearch):
     def __init__(self, tool: HierarchicalDocumentTool, embeddings: SharedEmbedder) -> None:
+        super().__init__(tool.name, embeddings, None)
         self.tool = tool
-        self.tool_name = tool.name
-        self._embeddings = embeddings
-        self._embedder: Embedder | None = None
-        self._store: VectorStore | None = None
         self._pieces: dict[str, Piece] = {}
         self._order: list[str] = []
         self._keywords: BM25 | None = None
-        self._dimensions: int | None = None
 
     def _check(self) -> None:
         index = self.tool.keyword_index
@@ -121,18 +108,10 @@ class HierarchicalKind:
         tool = self.tool
         try:
             self._check()
-            store = make_store(tool.database, ctx.agent_dir)
             pieces = await in_thread(document_pieces, tool, ctx.agent_dir)
-            texts = [p.chunk.text for p in pieces]
             self._keywords = await in_thread(BM25, [p.keyword_text() for p in pieces])
             if tool.search_mode is not SearchMode.KEYWORD:
-                self._embedder = await self._embeddings.get(ctx)
-                vectors = await self._embedder.embed(texts)
-                dims = len(vectors[0]) if vectors else self._embedder.dimensions(None)
-                self._dimensions = dims or FALLBACK_DIMENSIONS
-                await store.open(f"holodeck_{tool.name}_dim{self._dimensions}", self._dimensions)
-                self._store = store
-                await store.add([p.chunk for p in pieces], vectors)
+                await self.index(ctx, tool.database, [p.chunk for p in pieces])
         except (SourceError, StoreError, EmbeddingError) as exc:
             await self.close()
             raise ToolStartError(tool.name, str(exc)) from None
@@ -141,12 +120,7 @@ class HierarchicalKind:
         return [search_spec(tool.name, tool.description)]
 
     async def _semantic(self, query: str, top_k: int) -> list[tuple[str, float]]:
-        assert self._store is not None and self._embedder is not None
-        try:
-            vector = (await self._embedder.embed([query], self._dimensions))[0]
-        except EmbeddingError as exc:
-            raise ToolCallError(f"cannot embed the query: {exc}") from None
-        return [(h.chunk.id, h.score) for h in await self._store.search(vector, top_k)]
+        return [(h.chunk.id, h.score) for h in await self.nearest(query, top_k)]
 
     def _keyword(self, query: str, top_k: int) -> list[tuple[str, float]]:
         assert self._keywords is not None
@@ -176,11 +150,3 @@ class HierarchicalKind:
             return ToolOutput(NO_RESULTS, retrieval=[])
         text = "\n---\n".join(self._pieces[k].format(s) for k, s in ranked)
         return ToolOutput(text, retrieval=[text])
-
-    async def close(self) -> None:
-        store, self._store = self._store, None
-        if store is not None:
-            await store.close()
-        if self._embedder is not None:
-            self._embedder = None
-            await self._embeddings.release()

@@ -15,14 +15,8 @@ from typing import Any
 
 from holodeck_lsp.models.tools import VectorstoreTool
 from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.base import (
-    FunctionSpec,
-    ToolCallError,
-    ToolContext,
-    ToolOutput,
-    ToolStartError,
-)
-from holodeck_lsp.runner.tools.embeddings import Embedder, EmbeddingError
+from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput, ToolStartError
+from holodeck_lsp.runner.tools.embeddings import EmbeddingError
 from holodeck_lsp.runner.tools.ingest.paragraphs import DEFAULT_CHUNK_SIZE, split_paragraphs
 from holodeck_lsp.runner.tools.ingest.records import load_records
 from holodeck_lsp.runner.tools.ingest.sources import (
@@ -31,35 +25,14 @@ from holodeck_lsp.runner.tools.ingest.sources import (
     read_text,
     resolve_source,
 )
+from holodeck_lsp.runner.tools.search_base import (
+    EmbeddedSearch,
+    query_of,
+    search_spec,
+    shown_path,
+)
 from holodeck_lsp.runner.tools.shared_embedder import SharedEmbedder
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, VectorStore
-from holodeck_lsp.runner.tools.stores.choose import make_store
-
-SEARCH_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {"query": {"type": "string"}},
-    "required": ["query"],
-    "additionalProperties": False,
-}
-FALLBACK_DIMENSIONS = 1536  # an empty source: no vector tells the length
-
-
-def search_spec(name: str, description: str) -> FunctionSpec:
-    return FunctionSpec(f"{name}_search", f"Search {name}: {description}", SEARCH_PARAMETERS)
-
-
-def shown_path(path: Path, agent_dir: Path) -> str:
-    try:
-        return path.relative_to(agent_dir.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def query_of(args: dict[str, Any]) -> str:
-    query = args.get("query")
-    if not isinstance(query, str) or not query.strip():
-        raise ToolCallError("Search query cannot be empty")
-    return query
+from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError
 
 
 def file_chunks(tool: VectorstoreTool, agent_dir: Path) -> list[Chunk]:
@@ -106,17 +79,10 @@ def format_hits(hits: list[Hit], query: str, structured: bool) -> str:
     return "\n".join(lines).rstrip()
 
 
-class VectorstoreKind:
-    is_retrieval = True
-
+class VectorstoreKind(EmbeddedSearch):
     def __init__(self, tool: VectorstoreTool, embeddings: SharedEmbedder) -> None:
+        super().__init__(tool.name, embeddings, tool.embedding_dimensions)
         self.tool = tool
-        self.tool_name = tool.name
-        self._embeddings = embeddings
-        self._embedder: Embedder | None = None
-        self._store: VectorStore | None = None
-        self._dimensions: int | None = tool.embedding_dimensions
-        self.chunk_count = 0
 
     @property
     def structured(self) -> bool:
@@ -125,40 +91,18 @@ class VectorstoreKind:
     async def start(self, ctx: ToolContext) -> list[FunctionSpec]:
         tool = self.tool
         try:
-            store = make_store(tool.database, ctx.agent_dir)
             build = record_chunks if self.structured else file_chunks
-            chunks = await in_thread(build, tool, ctx.agent_dir)
-            self._embedder = await self._embeddings.get(ctx)
-            vectors = await self._embedder.embed([c.text for c in chunks], self._dimensions)
-            dimensions = len(vectors[0]) if vectors else self._embedder.dimensions(self._dimensions)
-            self._dimensions = dimensions or FALLBACK_DIMENSIONS
-            await store.open(f"holodeck_{tool.name}_dim{self._dimensions}", self._dimensions)
-            self._store = store
-            await store.add(chunks, vectors)
+            await self.index(ctx, tool.database, await in_thread(build, tool, ctx.agent_dir))
         except (SourceError, StoreError, EmbeddingError) as exc:
             await self.close()
             raise ToolStartError(tool.name, str(exc)) from None
-        self.chunk_count = len(chunks)
         return [search_spec(tool.name, tool.description)]
 
     async def call(self, name: str, args: dict[str, Any]) -> ToolOutput:
         query = query_of(args)
-        assert self._store is not None and self._embedder is not None  # started
-        try:
-            vector = (await self._embedder.embed([query], self._dimensions))[0]
-        except EmbeddingError as exc:
-            raise ToolCallError(f"cannot embed the query: {exc}") from None
-        hits = await self._store.search(vector, self.tool.top_k)
+        hits = await self.nearest(query, self.tool.top_k)
         floor = self.tool.min_similarity_score
         if floor is not None:
             hits = [h for h in hits if h.score >= floor]
         text = format_hits(hits[: self.tool.top_k], query, self.structured)
         return ToolOutput(text, retrieval=[text] if hits else [])
-
-    async def close(self) -> None:
-        store, self._store = self._store, None
-        if store is not None:
-            await store.close()
-        if self._embedder is not None:
-            self._embedder = None
-            await self._embeddings.release()
