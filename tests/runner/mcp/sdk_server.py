@@ -61,6 +61,11 @@ def passages(topic: str) -> list[str]:
     return [f"{topic} passage one", f"{topic} passage two"]
 
 
+@server.tool(name=f"{PREFIX}die", description="Ends the server process at once.")
+def die() -> str:
+    os._exit(7)
+
+
 async def serve_http(transport: str) -> None:
     import uvicorn
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.runner.fake_model import FakeModelServer, Reply, Script, last_user_text, tool_results
-from tests.runner.helpers import run_suite, strip_timings, write
+from tests.runner.helpers import run_suite, strip_timings, turns, write
 from tests.runner.mcp.conftest import HERE, sdk_server
 
 pytestmark = pytest.mark.slow
@@ -126,9 +126,8 @@ def test_memory_server_stores_an_entity_in_turn_1_and_reads_it_back_in_turn_2(
     ]
     created = json.dumps([ADA], indent=2)
     opened = json.dumps({"entities": [ADA], "relations": []}, indent=2)
-    result = strip_timings(report["results"][0])
-    assert [t["response"] for t in result["turns"]] == [created, opened]
-    assert result["tool_invocations"] == [
+    usage = {"cache_creation_tokens": 0, "cache_read_tokens": 0}
+    calls = [
         {
             "name": "create_entities",
             "args": {"entities": [ADA]},
@@ -144,8 +143,63 @@ def test_memory_server_stores_an_entity_in_turn_1_and_reads_it_back_in_turn_2(
             "error": None,
         },
     ]
-    assert [t["tools_matched"] for t in result["turns"]] == [True, True]
-    assert result["passed"] is True
+    turn = {
+        "ground_truth": None,
+        "tools_matched": True,
+        "metric_results": [],
+        "passed": True,
+        "token_usage": {"prompt_tokens": 20, "completion_tokens": 10, "total_tokens": 30, **usage},
+        "errors": [],
+        "skipped": False,
+        "grader_details": None,
+    }
+    assert strip_timings(report["results"][0]) == {
+        "test_name": "remember and recall",
+        "test_input": "Remember that Ada likes tea.\n---\nWhat does Ada like?",
+        "processed_files": [],
+        # The scripted model answers with what the tool said: the entity came back.
+        "agent_response": opened,
+        "tool_calls": ["create_entities", "open_nodes"],
+        "tool_invocations": calls,
+        "expected_tools": None,
+        "tools_matched": True,
+        "metric_results": [],
+        "ground_truth": None,
+        "passed": True,
+        "errors": [],
+        "token_usage": {"prompt_tokens": 40, "completion_tokens": 20, "total_tokens": 60, **usage},
+        "turns": [
+            {
+                **turn,
+                "turn_index": 0,
+                "input": "Remember that Ada likes tea.",
+                "response": created,
+                "expected_tools": ["create_entities"],
+                "tool_calls": ["create_entities"],
+                "tool_invocations": calls[:1],
+                "arg_match_details": None,
+            },
+            {
+                **turn,
+                "turn_index": 1,
+                "input": "What does Ada like?",
+                "response": opened,
+                "expected_tools": [{"name": "open_nodes", "args": {"names": ["Ada"]}}],
+                "tool_calls": ["open_nodes"],
+                "tool_invocations": calls[1:],
+                "arg_match_details": [
+                    {
+                        "expected_tool": "open_nodes",
+                        "args_asserted": {"names": ["Ada"]},
+                        "matched_call_index": 0,
+                        "unmatched_reason": None,
+                    }
+                ],
+            },
+        ],
+    }
+    # The memory lives in the server's file, written in turn 1.
+    assert '"name":"Ada"' in (tmp_path / "memory.jsonl").read_text()
 
     # Replay: no model service, no npx on the PATH, another folder: the same report.
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
@@ -300,20 +354,72 @@ def test_two_servers_offering_one_name_is_a_preflight_error(tmp_path: Path) -> N
     )
 
 
-def test_retrieval_servers_hand_their_text_over_as_retrieval_chunks(tmp_path: Path) -> None:
-    tools = sdk_stdio("library", "is_retrieval: true")
-    cases = """
+PROBE = """
+from types import SimpleNamespace
+
+def show(ctx):
+    context = list(ctx.retrieval_context or [])
+    return SimpleNamespace(score=1.0, details={"context": context})
+"""
+
+
+def test_retrieval_servers_feed_the_retrieval_context_and_other_servers_do_not(
+    tmp_path: Path,
+) -> None:
+    tools = sdk_stdio("library", "is_retrieval: true", env={"MCP_SERVER_NAME": "lib_"})
+    tools += sdk_stdio("chat")
+    probe = "evaluations: [{type: code, grader: probe:show}]"
+    cases = f"""
     - name: look up
-      input: Find tea.
+      turns:
+        - input: Find tea.
+          {probe}
+        - input: Thanks.
+          {probe}
+        - input: And coffee?
+          {probe}
     """
+    plan = {
+        "Find tea.": [("lib_passages", {"topic": "tea"}), ("echo", {"text": "not a passage"})],
+        "And coffee?": [("lib_passages", {"topic": "coffee"})],
+    }
     recording = tmp_path / "replay.jsonl"
-    with FakeModelServer(calling({"Find tea.": [("passages", {"topic": "tea"})]})) as server:
-        code, _report, err = run_suite(
-            agent(tmp_path, server.url, tools, cases), "--record", recording
-        )
+    with FakeModelServer(calling(plan)) as server:
+        path = agent(tmp_path, server.url, tools, cases)
+        write(tmp_path, {"probe.py": PROBE})
+        code, report, err = run_suite(path, "--record", recording)
     assert code == 0, err
-    (line,) = recording.read_text().splitlines()
-    assert json.loads(line)["reply"]["retrieval"] == ["tea passage one\ntea passage two"]
+    tea, coffee = "tea passage one\ntea passage two", "coffee passage one\ncoffee passage two"
+    # Each turn's metrics see everything retrieved so far in the test case, in call order,
+    # and never what the other server said.
+    assert [t["grader_details"] for t in turns(report)] == [
+        {"show": {"context": [tea]}},
+        {"show": {"context": [tea]}},
+        {"show": {"context": [tea, coffee]}},
+    ]
+    replies = [json.loads(line)["reply"] for line in recording.read_text().splitlines()]
+    assert [r.get("retrieval") for r in replies] == [[tea], None, [coffee]]
+
+
+def test_a_server_that_dies_mid_run_fails_its_calls_not_the_run(tmp_path: Path) -> None:
+    cases = """
+    - name: crash
+      input: Die.
+    - name: after
+      input: Echo after.
+    """
+    plan = {"Die.": [("die", {}), ("echo", {"text": "still there?"})]}
+    plan["Echo after."] = [("echo", {"text": "later"})]
+    with FakeModelServer(calling(plan)) as server:
+        code, report, err = run_suite(agent(tmp_path, server.url, sdk_stdio(), cases))
+    assert code == 0, err
+    gone = {"MCPError: Connection closed", "RuntimeError: MCP server 'sdk' is not connected"}
+    calls = [c for r in report["results"] for c in r["tool_invocations"]]
+    assert [(c["name"], c["result"], c["error"] in gone) for c in calls] == [
+        ("die", None, True),
+        ("echo", None, True),
+        ("echo", None, True),
+    ]
 
 
 def test_websocket_servers_are_skipped_with_a_warning(tmp_path: Path) -> None:
