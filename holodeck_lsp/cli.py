@@ -10,7 +10,7 @@ import gc
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
@@ -25,6 +25,10 @@ from holodeck_lsp.validation.codes import (
     severity_override,
 )
 from holodeck_lsp.validation.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from holodeck_lsp.check.results import CheckResult
+    from holodeck_lsp.validation.validate import ValidationContext
 
 app = typer.Typer(
     add_completion=False,
@@ -93,6 +97,14 @@ def check(
         ),
     ] = None,
     color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour text.")] = None,
+    fix: Annotated[
+        bool,
+        typer.Option("--fix", help="Apply the safe quick fixes in place, then report the rest."),
+    ] = False,
+    diff: Annotated[
+        bool,
+        typer.Option("--diff", help="Print the safe quick fixes as a diff; change nothing."),
+    ] = False,
 ) -> None:
     """Validate files and folders; exit 0 clean, 1 on errors, 2 on bad usage or input."""
     # A short-lived process building many long-lived objects: the cyclic collector would
@@ -127,7 +139,13 @@ def check(
         else:
             targets.append(Path(raw))
     options = CheckOptions(context, tuple(pattern) if pattern else DEFAULT_PATTERNS)
+    if (fix or diff) and stdin is not None:
+        raise typer.BadParameter("--fix and --diff work on files, not on '-'")
     result = check_paths(targets, options, stdin)
+    if diff:
+        raise typer.Exit(_print_fixes(result, context))
+    if fix and _apply_fixes(result, context):
+        result = check_paths(targets, options, stdin)  # what is left
     chosen = FORMATS[output_format]
     (TextFormat(color) if chosen is TextFormat else chosen()).report(result, sys.stdout)
     if result.unreadable:
@@ -135,6 +153,29 @@ def check(
             typer.echo(f"error: cannot read {path}: {reason}", err=True)
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAILED if result.error_count else EXIT_OK)
+
+
+def _print_fixes(result: CheckResult, context: ValidationContext) -> int:
+    """`--diff`: exit 1 when a fix would change a file, else 0."""
+    from holodeck_lsp.check.fixing import fix_files
+
+    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
+    for one in fixed:
+        sys.stdout.write(one.diff())
+    return EXIT_FAILED if fixed else EXIT_OK
+
+
+def _apply_fixes(result: CheckResult, context: ValidationContext) -> bool:
+    """`--fix`: writes the fixed files; whether any changed."""
+    from holodeck_lsp.check.fixing import fix_files, write_fixed
+
+    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
+    for one in fixed:
+        write_fixed(one)
+    if fixed:
+        count = sum(one.applied for one in fixed)
+        typer.echo(f"fixed {count} problem(s) in {len(fixed)} file(s)", err=True)
+    return bool(fixed)
 
 
 @app.command()
@@ -222,6 +263,14 @@ def run(
         list[Path] | None,
         typer.Option("--output", "-o", help="Report file: .json, .md or .xml. Repeatable."),
     ] = None,
+    events: Annotated[
+        str | None,
+        typer.Option(
+            "--events",
+            metavar="FILE|-",
+            help="Write the run as it goes, JSON Lines (docs/run-events.md); - for stdout.",
+        ),
+    ] = None,
     keyword: Annotated[
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
@@ -270,6 +319,7 @@ def run(
         user_config=not no_user_config,
         isolate_mcp=isolate_mcp,
         reingest=reingest,
+        events=events,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 

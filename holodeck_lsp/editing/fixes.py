@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from holodeck_lsp.editing import field_fixes
+from holodeck_lsp.editing.field_fixes import path_with_key_at
 from holodeck_lsp.editing.text_edits import (
     Text,
     TextEdit,
@@ -24,7 +26,7 @@ from holodeck_lsp.editing.text_edits import (
 from holodeck_lsp.models.test_case import SINGLE_TURN_FIELDS
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path
 
 FixKind = Literal["quickfix", "refactor"]
 
@@ -46,18 +48,6 @@ def _slice(doc: Text, where: Range) -> str:
 
 def _replace(doc: Text, where: Range, new_text: str) -> TextEdit:
     return minimal_edit(doc.text, apply(doc.text, [TextEdit(where, new_text)]))
-
-
-def _path_with_key_at(source_map: SourceMap, where: Range) -> Path | None:
-    for path in source_map.paths():
-        info = source_map.get(path)
-        if (
-            info is not None
-            and info.key is not None
-            and ((info.key.line, info.key.col) == (where.start.line, where.start.character))
-        ):
-            return path
-    return None
 
 
 def _rename_key(doc: Text, d: Diagnostic, guess: Any) -> list[Fix]:
@@ -138,7 +128,7 @@ def _case_of(path: Path, list_top: bool) -> Path | None:
 
 
 def _turns_conflict(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
-    path = _path_with_key_at(loaded.source_map, d.range)
+    path = path_with_key_at(loaded.source_map, d.range)
     if path is None or path[-1] not in SINGLE_TURN_FIELDS:
         return []
     case = path[:-1]
@@ -187,7 +177,51 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     if code == "HL201":
         loaded = load_yaml(text)
         return _turns_conflict(doc, loaded, diagnostic) if loaded.parsed else []
+    if code in _FIELD_FIXES:
+        loaded = load_yaml(text)
+        return _field_fixes(doc, loaded, diagnostic) if loaded.parsed else []
     return []
+
+
+_FIELD_FIXES = ("HL501", "HL402", "HL202", "HL105", "HL101")
+
+
+def _field_fixes(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
+    """The fixes of `field_fixes`: one obvious fix is preferred (`check --fix` applies
+    it); a choice (which matcher to keep) is offered, never preferred."""
+    found: list[tuple[str, list[TextEdit], bool]] = []
+    if d.code == "HL501":
+        found.append(
+            ("Write the grader as module:function", field_fixes.grader_colon(doc, loaded, d), True)
+        )
+    elif d.code == "HL402":
+        for kept in field_fixes.MATCHERS:
+            found.append(
+                (f"Keep '{kept}' only", field_fixes.keep_matcher(doc, loaded, d, kept), False)
+            )
+    elif d.code == "HL202":
+        found.append(("Insert a turn", field_fixes.insert_turn(doc, loaded, d), True))
+    elif d.code == "HL105":
+        found.append(
+            ("Set the tolerance to 0", field_fixes.tolerance_to_zero(doc, loaded, d), True)
+        )
+    elif d.code == "HL101" and not (d.data or {}).get("replace_key"):
+        found.append(
+            (
+                "Remove this field (code metrics do not read it)",
+                field_fixes.remove_foreign_field(doc, loaded, d),
+                True,
+            )
+        )
+    return [
+        Fix(title, _replace_all(doc, edits), preferred=preferred, diagnostic=d)
+        for title, edits, preferred in found
+        if edits
+    ]
+
+
+def _replace_all(doc: Text, edits: list[TextEdit]) -> TextEdit:
+    return minimal_edit(doc.text, apply(doc.text, edits))
 
 
 def _to_multi_turn(doc: Text, loaded: LoadedYaml, case: Path) -> str | None:

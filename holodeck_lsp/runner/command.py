@@ -28,6 +28,7 @@ from holodeck_lsp.runner.evaluators.preflight import (
     check_libraries,
     enabled,
 )
+from holodeck_lsp.runner.events import EventStream, WithEvents
 from holodeck_lsp.runner.exchange import (
     Recorder,
     RecordingBackend,
@@ -88,6 +89,7 @@ class RunOptions:
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
     reingest: bool = False  # embed documents again, ignoring the embeddings cache
+    events: str | None = None  # `run --events`: a file, or "-" for stdout
 
 
 class UsageError(Exception):
@@ -227,6 +229,7 @@ class _Run:
     settings: EngineSettings
     tools: ToolBox | None
     tool_context: ToolContext
+    events: EventStream | None = None
 
 
 async def _bounded(closing: Awaitable[None], grace: float = STOP_GRACE) -> None:
@@ -239,6 +242,8 @@ async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) 
     """Preflight (tools started; `PreflightError` before any model call), then the cases."""
     settings = run.settings
     progress = make_progress(quiet, err)
+    if run.events is not None:
+        progress = WithEvents(progress, run.events)
     try:
         if run.tools:
             await run.tools.start(run.tool_context)
@@ -352,12 +357,31 @@ def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | 
         cast(TextIO, RedactingStream(out, redact)),
         cast(TextIO, RedactingStream(err, redact)),
     )
-    with Interrupts() as interrupts:
+    with Interrupts() as interrupts, contextlib.ExitStack() as closing:
         try:
-            return _run(options, out, err, env, redact, interrupts)
+            return _run(options, out, err, env, redact, interrupts, closing)
         except KeyboardInterrupt:
             err.write(f"exit {interrupts.exit_code}: interrupted before the first request\n")
             return interrupts.exit_code
+
+
+def _event_stream(
+    options: RunOptions,
+    out: TextIO,
+    suite: LoadedSuite,
+    cases: list[PlannedCase],
+    redact: Redactor,
+    closing: contextlib.ExitStack,
+) -> EventStream | None:
+    if options.events is None:
+        return None
+    if options.events == "-":
+        stream = out
+    else:
+        stream = closing.enter_context(open(options.events, "w", encoding="utf-8"))  # noqa: SIM115
+    return EventStream(
+        stream, suite.agent, str(options.agent_file), cases, redact, repeat=options.repeat
+    )
 
 
 def _run(
@@ -367,6 +391,7 @@ def _run(
     env: Mapping[str, str],
     redact: Redactor,
     interrupts: Interrupts,
+    closing: contextlib.ExitStack,
 ) -> int:
     try:
         shard = _check_options(options)
@@ -381,7 +406,8 @@ def _run(
         backend, recorder, tools = _backend(suite, options, parallelism, err, env, cases, resumed)
         judges = _judges(suite, options, cases, backend, recorder, parallelism, env, resumed)
         recording = _recording_path(options)
-        _check_writable([*options.outputs, *([recording] if recording else [])])
+        events_file = [Path(options.events)] if options.events not in (None, "-") else []
+        _check_writable([*options.outputs, *([recording] if recording else []), *events_file])
         if not cases:
             err.write("warning: no test case selected\n")
     except ConfigError as exc:
@@ -390,6 +416,9 @@ def _run(
     except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
+    events = _event_stream(options, out, suite, cases, redact, closing)
+    if options.events == "-":
+        out = err  # stdout holds the events alone
     settings = EngineSettings(
         suite.folder,
         suite.graders,
@@ -397,6 +426,7 @@ def _run(
         judges,
         options.grader_timeout,
         _run_label(suite, options.python_agent),
+        on_turn=events.turn_finished if events is not None else None,
     )
     context = ToolContext(
         suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
@@ -405,7 +435,7 @@ def _run(
     try:
         done = asyncio.run(
             _execute(
-                _Run(backend, expand(cases, options.repeat), settings, tools, context),
+                _Run(backend, expand(cases, options.repeat), settings, tools, context, events),
                 options.quiet,
                 err,
                 interrupts,
@@ -447,6 +477,10 @@ def _run(
     code, why = _verdict(report, done, problems)
     if why is not None:
         err.write(f"exit {code}: {why}\n")
+    if events is not None:
+        events.run_ended(report, code)
+        if events.problem is not None:
+            err.write(f"warning: {events.problem}\n")
     return code
 
 

@@ -48,6 +48,8 @@ class EngineSettings:
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT  # seconds per code grader call
     # How a legacy single-turn case names a failed agent run ("OpenAI Agents run failed: ").
     run_label: str = ""
+    # Told of every finished turn, as it finishes (`run --events`).
+    on_turn: Callable[[PlannedCase, TurnResult], None] | None = None
 
 
 @dataclass
@@ -242,6 +244,8 @@ async def run_case(
     try:
         for index, turn in enumerate(case.turns):
             state.turns.append(await state.turn(session, index, turn))
+            if settings.on_turn is not None:
+                settings.on_turn(case, state.turns[-1])
     finally:
         if session is not None:
             await session.close()

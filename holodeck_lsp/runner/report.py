@@ -57,7 +57,8 @@ class MergeError(Exception):
 def _indexes(report: TestReport, path: Path) -> list[int]:
     raw = report.environment.get(CASE_INDEXES)
     if raw is None:
-        raise MergeError(f"{path}: no {CASE_INDEXES} in environment; not a report of `run`")
+        # `holodeck test`'s own report: the whole suite, in order.
+        return list(range(len(report.results)))
     values = [int(v) for v in raw.split(",") if v]
     if len(values) != len(report.results):
         raise MergeError(f"{path}: {CASE_INDEXES} does not match the results")

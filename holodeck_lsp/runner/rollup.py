@@ -119,7 +119,7 @@ def summarize(results: list[TestResult], total_duration_ms: int) -> ReportSummar
         total_tests=len(results),
         passed=passed,
         failed=len(results) - passed,
-        pass_rate=100.0 * passed / len(results) if results else 0.0,
+        pass_rate=passed / len(results) * 100.0 if results else 0.0,
         total_duration_ms=total_duration_ms,
         metrics_evaluated={k: len(v) for k, v in scores.items()},
         average_scores={k: fmean(v) for k, v in scores.items()},

@@ -48,7 +48,7 @@ class ToolVerdict:
     errors: list[str] = field(default_factory=list)
 
 
-def _name_only(entry: str | ExpectedTool) -> str | None:
+def name_only(entry: str | ExpectedTool) -> str | None:
     if isinstance(entry, str):
         return entry
     return entry.name if entry.args is None and entry.count == 1 else None
@@ -92,12 +92,12 @@ def check_tools(
     an error line too (multi-turn turns do, legacy single-turn cases do not)."""
     if expected is None:
         return ToolVerdict()
-    names = [n for n in map(_name_only, expected) if n is not None]
+    names = [n for n in map(name_only, expected) if n is not None]
     missing = [n for n in names if not any(n in c.name for c in calls)]
     details = [
         check_one(e, calls)
         for e in expected
-        if isinstance(e, ExpectedTool) and _name_only(e) is None
+        if isinstance(e, ExpectedTool) and name_only(e) is None
     ]
     failed = [d for d in details if d["matched_call_index"] == -1]
     verdict = ToolVerdict(not missing and not failed, details or None)

@@ -66,6 +66,19 @@ _RULES = (
     Rule("HL504", "grader-not-callable", E, "The grader names something that is not callable."),
     Rule("HL505", "grader-import-failed", E, "Importing the grader's module failed."),
     Rule("HL506", "model-ignored", W, "`model:` on `equality`/`numeric` is ignored."),
+    Rule("HL507", "metric-disabled-ignored", W, "`enabled: false` is ignored by `holodeck test`."),
+    Rule(
+        "HL508",
+        "metric-flags-overridden",
+        W,
+        "`holodeck test` applies one equality/numeric metric's flags to all of the file's.",
+    ),
+    Rule(
+        "HL509",
+        "fail-on-error-single-turn",
+        W,
+        "A `fail_on_error` grader on a single-turn case stops the whole `holodeck test` run.",
+    ),
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),

@@ -12,7 +12,7 @@ from holodeck_lsp.graders.isolated import import_grader
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.models.evaluation import DETERMINISTIC_METRICS, GRADER_RE, metric_kind
 from holodeck_lsp.models.test_case import MATCHER_KEYS
-from holodeck_lsp.validation.collector import Reporter
+from holodeck_lsp.validation.collector import Reporter, related_at
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.yaml.source_map import Path as YPath
 
@@ -200,6 +200,77 @@ def _metric_rules(
         reporter.emit((*at, "grader"), code, message, severity=severity)
 
 
+# The flags of the one evaluator `holodeck test` builds per kind, with their defaults.
+_EVALUATOR_FLAGS: dict[str, dict[str, Any]] = {
+    "equality": {"case_insensitive": False, "strip_whitespace": False, "strip_punctuation": False},
+    "numeric": {
+        "absolute_tolerance": 1e-6,
+        "relative_tolerance": 0.0,
+        "accept_percent": False,
+        "accept_thousands_separators": False,
+    },
+}
+
+
+def _runner_rules(logical: dict[str, Any], reporter: Reporter) -> None:
+    """What `holodeck test` accepts but does not run as written (docs/runner.md,
+    "Differences from `holodeck test`")."""
+    last: dict[str, tuple[YPath, dict[str, Any]]] = {}
+    declared: list[tuple[str, YPath, dict[str, Any]]] = []
+    for at, metric in _metrics(logical):
+        kind = metric_kind(metric)
+        if kind != "code" and metric.get("enabled") is False:
+            reporter.emit(
+                (*at, "enabled"),
+                "HL507",
+                "`holodeck test` runs this metric anyway (it honours `enabled` on code "
+                "metrics only); `holodeck-lsp run` skips it",
+            )
+        name = metric.get("metric")
+        if kind == "standard" and isinstance(name, str) and name in _EVALUATOR_FLAGS:
+            defaults = _EVALUATOR_FLAGS[name]
+            flags = {k: metric.get(k, v) for k, v in defaults.items()}
+            last[name] = (at, flags)
+            declared.append((name, at, flags))
+    for name, at, flags in declared:
+        effective_at, effective = last[name]
+        if flags != effective:
+            changed = ", ".join(
+                f"{k}: {str(v).lower() if isinstance(v, bool) else v}"
+                for k, v in effective.items()
+                if flags[k] != v
+            )
+            doc, span = reporter.span_for((*effective_at, "metric"), "value", None)
+            reporter.emit(
+                (*at, "metric"),
+                "HL508",
+                f"`holodeck test` builds one {name} evaluator per file, with the flags of the "
+                f"last {name} metric declared ({changed}), and grades this metric with them",
+                related=(related_at(doc, span, f"the last {name} metric"),),
+            )
+    _single_turn_fail_on_error(logical, reporter)
+
+
+def _single_turn_fail_on_error(logical: dict[str, Any], reporter: Reporter) -> None:
+    single = [(p, c) for p, c in _cases(logical) if not isinstance(c.get("turns"), list)]
+    message = (
+        "a grader with fail_on_error that raises on a single-turn test case stops the whole "
+        "`holodeck test` run, with no report; give the case `turns:` to stop only that case"
+    )
+    for path, case in single:
+        for j, metric in enumerate(case.get("evaluations") or []):
+            if isinstance(metric, dict) and _fatal(metric):
+                reporter.emit((*path, "evaluations", j, "fail_on_error"), "HL509", message)
+    if any(not case.get("evaluations") for _, case in single):
+        for at, metric in _metrics(logical):
+            if at[0] == "evaluations" and _fatal(metric):
+                reporter.emit((*at, "fail_on_error"), "HL509", message)
+
+
+def _fatal(metric: dict[str, Any]) -> bool:
+    return metric_kind(metric) == "code" and metric.get("fail_on_error") is True
+
+
 def _resolve(
     grader: str, base: Path, search: list[Path], ctx: ValidationContext
 ) -> tuple[str | None, str]:
@@ -244,6 +315,7 @@ def lint_test_cases(
         _tool_rules(path, exchange, reporter, tool_names)
         _file_rules(path, exchange, reporter, base)
     _metric_rules(logical, reporter, base, ctx, standalone)
+    _runner_rules(logical, reporter)
 
 
 def lint_agent(

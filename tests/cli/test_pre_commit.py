@@ -60,21 +60,36 @@ jobs: {}
 """
 
 
-def _hook() -> dict[str, object]:
-    (hook,) = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+def _hook(hook_id: str = "holodeck-lsp-check") -> dict[str, object]:
+    hooks = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    (hook,) = [h for h in hooks if h["id"] == hook_id]
     assert isinstance(hook, dict)
     return hook
 
 
-def test_hook_definition() -> None:
-    hook = _hook()
-    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} == {
-        "id": "holodeck-lsp-check",
-        "entry": "holodeck-lsp check",
-        "language": "python",
-        "pass_filenames": True,
-    }
-    assert hook["require_serial"] is False
+def test_hook_definitions() -> None:
+    hooks = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    assert [
+        {k: hook[k] for k in ("id", "entry", "language", "pass_filenames", "require_serial")}
+        for hook in hooks
+    ] == [
+        {
+            "id": "holodeck-lsp-check",
+            "entry": "holodeck-lsp check",
+            "language": "python",
+            "pass_filenames": True,
+            "require_serial": False,
+        },
+        {
+            "id": "holodeck-lsp-fix",
+            "entry": "holodeck-lsp check --fix",
+            "language": "python",
+            "pass_filenames": True,
+            "require_serial": False,
+        },
+    ]
+    # Both hooks look at the same files.
+    assert _hook("holodeck-lsp-fix")["files"] == _hook()["files"]
 
 
 def test_files_pattern_selects_agent_and_test_case_yaml() -> None:
@@ -123,7 +138,9 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _try_repo(project: Path, pre_commit: list[str], *args: str) -> tuple[int, list[str]]:
+def _try_repo(
+    project: Path, pre_commit: list[str], *args: str, hook: str = "holodeck-lsp-check"
+) -> tuple[int, list[str]]:
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(project.parent / "pre-commit-home"),
@@ -135,27 +152,32 @@ def _try_repo(project: Path, pre_commit: list[str], *args: str) -> tuple[int, li
         "GIT_COMMITTER_NAME": "test",
         "GIT_COMMITTER_EMAIL": "test@example.invalid",
     }
-    command = [*pre_commit, "try-repo", str(REPO), "holodeck-lsp-check", *args]
+    command = [*pre_commit, "try-repo", str(REPO), hook, *args]
     done = subprocess.run(
         command, cwd=project, env=env, capture_output=True, text=True, timeout=900
     )
     return done.returncode, (done.stdout + done.stderr).splitlines()
 
 
-def _hook_output(lines: list[str]) -> list[str]:
+def _hook_output(lines: list[str], name: str = "holodeck-lsp check.") -> list[str]:
     """What pre-commit shows of the hook: its status line and what it printed."""
-    start = next(i for i, line in enumerate(lines) if line.startswith("holodeck-lsp check."))
+    start = next(i for i, line in enumerate(lines) if line.startswith(name))
     shown = [re.sub(r"\.{3,}", "...", lines[start])]
     return shown + [line for line in lines[start + 1 :] if line]
 
 
-@pytest.mark.slow
-def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(project: Path) -> None:
+def _pre_commit_or_skip() -> list[str]:
     pre_commit = _pre_commit()
     if pre_commit is None:
         if os.environ.get("CI"):
             pytest.fail("pre-commit is not installed: it is part of the `test` extra")
         pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
+    return pre_commit
+
+
+@pytest.mark.slow
+def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(project: Path) -> None:
+    pre_commit = _pre_commit_or_skip()
 
     code, lines = _try_repo(project, pre_commit, "--all-files")
     assert code == 1, "\n".join(lines)
@@ -175,3 +197,25 @@ def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(project: Path) -
     )
     assert code == 0, "\n".join(lines)
     assert _hook_output(lines) == ["holodeck-lsp check...Passed"]
+
+
+@pytest.mark.slow
+def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(project: Path) -> None:
+    pre_commit = _pre_commit_or_skip()
+    code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
+    assert code == 1, "\n".join(lines)
+    assert _hook_output(lines, "holodeck-lsp check --fix.") == [
+        "holodeck-lsp check --fix...Failed",
+        "- hook id: holodeck-lsp-fix",
+        "- files were modified by this hook",
+        "fixed 1 problem(s) in 1 file(s)",
+        "3 file(s) checked: 0 error(s), 0 warning(s)",
+    ]
+    fixed = (project / "bad" / "agent.yaml").read_text(encoding="utf-8")
+    assert fixed == BAD_AGENT.replace("ground_truth: 25587", 'ground_truth: "25587"')
+    # The second time there is nothing left to fix.
+    code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
+    assert code == 0, "\n".join(lines)
+    assert _hook_output(lines, "holodeck-lsp check --fix.") == [
+        "holodeck-lsp check --fix...Passed"
+    ]

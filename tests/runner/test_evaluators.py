@@ -403,3 +403,63 @@ def factory():
         False,
         "response_path='answer.missing': key 'missing' not found (available: ['values'])",
     )
+
+
+def test_a_disabled_metric_does_not_run(tmp_path: Path) -> None:
+    # `holodeck test` runs a disabled standard metric anyway (a deviation: see docs; HL507).
+    cases = """
+  - name: disabled
+    turns:
+      - input: a
+        ground_truth: b
+        evaluations:
+          - {metric: equality, enabled: false}
+          - {type: code, grader: "grading:exact", enabled: false}
+"""
+    code, report, _ = run_suite(graded_suite(tmp_path, cases), "--agent", "echo_agent:factory")
+    assert code == 0
+    assert turns(report)[0]["metric_results"] == []
+
+
+def test_each_metric_keeps_its_own_flags(tmp_path: Path) -> None:
+    # `holodeck test` grades both with the last one's flags (a deviation: see docs; HL508).
+    cases = """
+  - name: strict
+    turns:
+      - {input: paris, ground_truth: Paris, evaluations: [{metric: equality}]}
+  - name: loose
+    turns:
+      - input: paris
+        ground_truth: Paris
+        evaluations: [{metric: equality, case_insensitive: true}]
+"""
+    _, report, _ = run_suite(graded_suite(tmp_path, cases), "--agent", "echo_agent:factory")
+    verdicts = [r["turns"][0]["metric_results"][0]["passed"] for r in report["results"]]
+    assert verdicts == [False, True]  # "PARIS" (the echo) is "Paris" only ignoring case
+
+
+def test_a_single_turn_grader_sees_its_tool_calls(tmp_path: Path) -> None:
+    # `holodeck test` hands a single-turn case's grader no tool calls and no test case name
+    # (a deviation: see docs).
+    module = """
+class Tools:
+    def send(self, message):
+        return {"text": "42", "tool_calls": [{"name": "add", "args": {"a": 1}, "result": 42}]}
+
+def factory():
+    return Tools()
+"""
+    graders = """
+def sees(ctx):
+    return len(ctx.tool_invocations) == 1 and ctx.test_case_name == "single"
+"""
+    cases = """
+  - name: single
+    input: q
+    evaluations: [{type: code, grader: "seeing:sees"}]
+"""
+    path = graded_suite(tmp_path, cases)
+    write(tmp_path, {"tools_agent.py": module, "seeing.py": graders})
+    code, report, _ = run_suite(path, "--agent", "tools_agent:factory")
+    assert code == 0
+    assert report["results"][0]["metric_results"][0]["score"] == 1.0

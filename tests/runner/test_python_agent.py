@@ -310,6 +310,41 @@ def factory():
     assert second["response"] == "fine"
 
 
+def test_a_single_turn_case_times_out_too(tmp_path: Path) -> None:
+    # `holodeck test` sends a case without turns with no time limit (a deviation: see docs).
+    module = """
+import threading
+
+HOLD = threading.Event()
+
+
+class Stuck:
+    def send(self, message):
+        HOLD.wait(10)
+        return "late"
+
+
+def factory():
+    return Stuck()
+"""
+    cases = "  - name: single\n    input: block\n"
+    path = write(
+        tmp_path, {"agent.yaml": AGENT_HEAD + "test_cases:\n" + cases, "stuck_agent.py": module}
+    )
+    try:
+        code, report, _ = run_suite(path, "--agent", "stuck_agent:factory", "--llm-timeout", "0.2")
+    finally:
+        import stuck_agent  # type: ignore[import-not-found]
+
+        stuck_agent.HOLD.set()
+    (single,) = report["results"]
+    assert code == 1
+    assert (single["errors"], single["agent_response"]) == (
+        ["Agent invocation timeout after 0.2s"],
+        None,
+    )
+
+
 def test_files_go_with_their_turn_only(tmp_path: Path) -> None:
     module = """
 class Recorder:

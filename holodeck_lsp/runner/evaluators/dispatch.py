@@ -111,9 +111,11 @@ def _overlap(
     metric: EvaluationMetric, actual: str, truth: str | None, start: float
 ) -> MetricResult:
     """bleu, rouge, meteor: a score in [0, 1]; passed is score >= threshold, if one is set."""
+    if truth is None:  # a legacy single-turn case: the metric runs, and fails
+        needed = f"ground_truth is required for {metric.metric.upper()} evaluation"
+        error = f"Evaluation failed with non-retryable error: {needed}"
+        return _result(metric, start, score=0.0, passed=False, error=error)
     try:
-        if truth is None:
-            raise ValueError(f"ground_truth is required for {metric.metric.upper()} evaluation")
         score = SCORERS[metric.metric](actual, truth)
     except MissingLibrary as exc:
         return _result(metric, start, score=0.0, passed=False, error=str(exc))

@@ -55,7 +55,8 @@ def _clamp(value: float) -> float:
 
 def bleu(response: str, ground_truth: str) -> float:
     result = _load("bleu").sentence_bleu(response, [ground_truth], smooth_method="exp")
-    return _clamp(result.score / 100.0)
+    # Not clamped: a perfect match is 1.0000000000000004 in sacrebleu, as HoloDeck reports it.
+    return float(result.score / 100.0)
 
 
 @cache

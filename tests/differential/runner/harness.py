@@ -117,6 +117,16 @@ def _read(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def run_ours_only(suite: Suite) -> dict[str, Any] | None:
+    """Our report alone (HoloDeck's is the same for the same suite: it can be reused)."""
+    with tempfile.TemporaryDirectory(prefix=f"ours-{suite.name}-") as tmp:
+        root = Path(tmp)
+        agent = suite.write(root / "ours")
+        with FakeModelServer(Turns(suite.script, fallback=Reply("unscripted"))) as server:
+            _run_ours(agent, root / "ours.json", server.url)
+        return _read(root / "ours.json")
+
+
 def run_pair(suite: Suite, holodeck: Path, workdir: Path | None = None) -> RunPair:
     """Both runners on ``suite`` against one scripted service."""
     with tempfile.TemporaryDirectory(prefix=f"diff-{suite.name}-", dir=workdir) as tmp:

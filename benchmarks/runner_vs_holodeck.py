@@ -1,0 +1,201 @@
+"""`holodeck-lsp run` and HoloDeck 0.7.1's `holodeck test` side by side, on the same suites
+against the same loopback model service.
+
+    python benchmarks/runner_vs_holodeck.py [--repeat 3]
+
+Scenarios: 100 test cases x 4 turns with a service that answers at once, and 20 x 4 with
+50 ms of service latency, each at parallel_test_cases 1 and 8. For each runner: wall time
+of the whole command (start-up included), turns per second over that wall time, peak
+resident memory of the process; for ours also the run's own duration from its report,
+against the ideal (cases x turns x latency / parallelism) at 50 ms. The median of
+``--repeat`` runs is printed.
+
+HoloDeck runs from the differential tests' cached venv (built on first use: a few
+minutes). The service runs in its own process, so it does not compete with either runner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.differential.runner.harness import holodeck_env  # noqa: E402
+from tests.differential.runner.runner_env import ensure_runner_env  # noqa: E402
+
+TURNS = 4
+SCENARIOS = [(100, 0.0, 1), (100, 0.0, 8), (20, 0.05, 1), (20, 0.05, 8)]
+
+SERVICE = r'''
+import asyncio, json, sys
+latency = float(sys.argv[1])
+usage = {"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13}
+chat = json.dumps({"id": "c", "object": "chat.completion", "choices": [{"index": 0,
+    "message": {"role": "assistant", "content": "42"}, "finish_reason": "stop"}],
+    "usage": usage}).encode()
+responses = json.dumps({"id": "r", "object": "response", "created_at": 0, "model": "bench",
+    "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+    "output": [{"type": "message", "id": "m", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": "42", "annotations": []}]}],
+    "usage": {"input_tokens": 12, "output_tokens": 1, "total_tokens": 13,
+              "input_tokens_details": {"cached_tokens": 0},
+              "output_tokens_details": {"reasoning_tokens": 0}}}).encode()
+
+def reply(body):
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+            % (len(body), body))
+
+async def handle(reader, writer):
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            await reader.readexactly(length)
+            if latency:
+                await asyncio.sleep(latency)
+            path = head.split(b" ", 2)[1]
+            writer.write(reply(responses if b"/responses" in path else chat))
+    except (asyncio.IncompleteReadError, ConnectionError):
+        writer.close()
+
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await server.serve_forever()
+
+asyncio.run(main())
+'''
+
+
+@dataclass
+class Measure:
+    wall: float  # seconds, the whole command
+    rss_mb: float  # peak resident memory of the process
+    run: float | None  # seconds, the run itself as its report says (ours)
+
+
+def write_suite(folder: Path, cases: int, parallel: int) -> Path:
+    lines = [
+        "name: bench",
+        "model: {provider: openai, name: gpt-4o-mini}",
+        "instructions: {inline: Answer 42.}",
+        f"execution: {{parallel_test_cases: {parallel}, llm_timeout: 60}}",
+        "test_cases:",
+    ]
+    for case in range(cases):
+        lines.append(f"  - name: case {case}\n    turns:")
+        for turn in range(TURNS):
+            lines.append(
+                f"      - input: 'case {case} turn {turn}'\n        ground_truth: '42'\n"
+                "        evaluations: [{type: standard, metric: equality}]"
+            )
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "agent.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def measure(command: list[str], cwd: Path, env: dict[str, str]) -> Measure:
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):
+        raise SystemExit(f"{command[0]} exited {child.returncode}")
+    return Measure(wall, usage.ru_maxrss / 1024, None)
+
+
+def ours(agent: Path, url: str) -> Measure:
+    report = agent.parent / "ours.json"
+    env = {"PATH": os.environ.get("PATH", ""), "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-b"}
+    script = Path(sys.executable).with_name("holodeck-lsp")
+    command = [str(script), "run", str(agent), "-q", "-o", str(report)]
+    result = measure(command, REPO, env)
+    result.run = json.loads(report.read_text())["summary"]["total_duration_ms"] / 1000
+    return result
+
+
+def theirs(agent: Path, url: str, cli: Path) -> Measure:
+    home = agent.parent / ".home"
+    home.mkdir(exist_ok=True)
+    command = [str(cli), "test", "run", str(agent), "-q", "--output", str(agent.parent / "hd.json")]
+    return measure(command, agent.parent, holodeck_env(url, home))
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    cli = ensure_runner_env()
+    rows = []
+    for cases, latency, parallel in SCENARIOS:
+        service = subprocess.Popen(
+            [sys.executable, "-c", SERVICE, str(latency)], stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert service.stdout is not None
+            url = f"http://127.0.0.1:{service.stdout.readline().strip()}/v1"
+            mine: list[Measure] = []
+            holodeck: list[Measure] = []
+            with tempfile.TemporaryDirectory() as tmp:
+                for i in range(args.repeat):
+                    mine.append(ours(write_suite(Path(tmp) / f"o{i}", cases, parallel), url))
+                    agent = write_suite(Path(tmp) / f"h{i}", cases, parallel)
+                    holodeck.append(theirs(agent, url, cli))
+        finally:
+            service.kill()
+            service.wait()
+        turns = cases * TURNS
+        ideal = turns * latency / parallel
+        row = {
+            "scenario": f"{cases} x {TURNS}, {latency * 1000:.0f} ms, parallel {parallel}",
+            "ours_wall": median([m.wall for m in mine]),
+            "holodeck_wall": median([m.wall for m in holodeck]),
+            "ours_rss": median([m.rss_mb for m in mine]),
+            "holodeck_rss": median([m.rss_mb for m in holodeck]),
+            "ours_run": median([m.run or 0.0 for m in mine]),
+            "ideal": ideal,
+            "turns": turns,
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print()
+    print(
+        "| scenario | ours: wall | ours: turns/s | ours: peak RSS | holodeck test: wall "
+        "| holodeck test: turns/s | holodeck test: peak RSS | wall ratio | ours: run / ideal |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        ratio = r["holodeck_wall"] / r["ours_wall"]
+        vs_ideal = f"{r['ours_run'] / r['ideal']:.2f}x" if r["ideal"] else "-"
+        print(
+            f"| {r['scenario']} | {r['ours_wall']:.2f} s | {r['turns'] / r['ours_wall']:,.0f} "
+            f"| {r['ours_rss']:.0f} MB | {r['holodeck_wall']:.2f} s "
+            f"| {r['turns'] / r['holodeck_wall']:,.0f} | {r['holodeck_rss']:.0f} MB "
+            f"| {ratio:.1f}x | {vs_ideal} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

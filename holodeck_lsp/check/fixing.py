@@ -1,0 +1,91 @@
+"""`check --fix` / `--diff`: the editor's preferred quick fixes, applied to files.
+
+A fix is applied only where the editor marks it preferred (the one obvious fix); a
+choice, like which of `fuzzy` and `regex` to keep, is left to the user. The file is
+validated again after each round, until no preferred fix is left (or a bound is hit).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from holodeck_lsp.editing.fixes import fixes_for
+from holodeck_lsp.editing.text_edits import Text, TextEdit, apply
+from holodeck_lsp.validation.validate import ValidationContext, validate_text
+
+MAX_ROUNDS = 20  # each round fixes every diagnostic whose edit overlaps no other
+
+
+@dataclass
+class FixedFile:
+    file: str
+    before: str
+    after: str
+    applied: int  # fixes applied
+
+    def diff(self) -> str:
+        lines = difflib.unified_diff(
+            self.before.splitlines(keepends=True),
+            self.after.splitlines(keepends=True),
+            fromfile=f"a/{self.file}",
+            tofile=f"b/{self.file}",
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _span(doc: Text, edit: TextEdit) -> tuple[int, int]:
+    r = edit.range
+    return doc.offset(r.start.line, r.start.character), doc.offset(r.end.line, r.end.character)
+
+
+def _round(text: str, path: Path, context: ValidationContext) -> list[TextEdit]:
+    """The preferred fixes of one validation whose edits do not overlap."""
+    diagnostics = validate_text(text, path, context).by_file.get(str(path), [])
+    doc = Text(text)
+    taken: list[tuple[int, int]] = []
+    edits: list[TextEdit] = []
+    for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key()):
+        preferred = [f for f in fixes_for(text, diagnostic) if f.preferred]
+        if not preferred:
+            continue
+        edit = preferred[0].edit
+        start, end = _span(doc, edit)
+        # Touching spans overlap too: two inserts at one offset would interleave.
+        if any(start <= b and a <= end for a, b in taken):
+            continue
+        taken.append((start, end))
+        edits.append(edit)
+    return edits
+
+
+def fix_text(text: str, path: Path, context: ValidationContext) -> FixedFile:
+    """``text`` (the file at ``path``) with its preferred fixes applied."""
+    current, applied = text, 0
+    for _ in range(MAX_ROUNDS):
+        edits = _round(current, path, context)
+        fixed = apply(current, edits) if edits else current
+        if fixed == current:
+            break
+        current = fixed
+        applied += len(edits)
+    return FixedFile(str(path), text, current, applied)
+
+
+def fix_files(files: list[tuple[str, str | None]], context: ValidationContext) -> list[FixedFile]:
+    """The files (name, text) that a fix changes, fixed."""
+    out = []
+    for file, text in files:
+        if text is None:
+            continue
+        fixed = fix_text(text, Path(file), context)
+        if fixed.after != text:
+            out.append(fixed)
+    return out
+
+
+def write_fixed(fixed: FixedFile) -> None:
+    # newline="": the text keeps the line endings it was read with.
+    with open(fixed.file, "w", encoding="utf-8", newline="") as stream:
+        stream.write(fixed.after)
