@@ -1,1 +1,1 @@
-"""`check`: find the files, validate each with the core, hand results to a reporter."""
+"""`check`: find the files, validate each, hand the results to an output format."""

@@ -26,7 +26,6 @@ _SKIP_DIRS = {
 }
 
 
-
 def yaml_files(folder: Path) -> Iterator[Path]:
     """Every YAML file below ``folder``, skipping tool and dependency folders."""
     for root, dirs, names in os.walk(folder):
@@ -34,4 +33,3 @@ def yaml_files(folder: Path) -> Iterator[Path]:
         for name in sorted(names):
             if name.endswith(YAML_SUFFIXES):
                 yield Path(root) / name
-

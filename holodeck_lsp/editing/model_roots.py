@@ -22,4 +22,3 @@ def logical_path(kind: Kind, path: Path) -> Path:
     if kind == "test-cases" and (not path or isinstance(path[0], int)):
         return ("test_cases", *path)
     return path
-

@@ -400,7 +400,8 @@ def _run(
         execution = getattr(suite.agent, "execution", None)
         yaml_parallel = getattr(execution, "parallel_test_cases", None)
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
-        cases = select(plan_suite(suite.agent), options.keywords, shard, options.limit)
+        planned = plan_suite(suite.agent)
+        cases = select(planned, options.keywords, shard, options.limit)
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         backend, recorder, tools = _backend(suite, options, parallelism, err, env, cases, resumed)
@@ -449,7 +450,7 @@ def _run(
     environment = {
         "backend": identity(suite.agent, suite.folder, options.python_agent),
         "parallel_test_cases": str(parallelism),
-        SUITE_KEY: suite_digest(suite.agent),
+        SUITE_KEY: suite_digest(planned),
     }
     if options.replay is not None:
         environment["replay"] = str(options.replay)
@@ -475,12 +476,12 @@ def _run(
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = _verdict(report, done, problems)
-    if why is not None:
-        err.write(f"exit {code}: {why}\n")
     if events is not None:
         events.run_ended(report, code)
         if events.problem is not None:
             err.write(f"warning: {events.problem}\n")
+    if why is not None:
+        err.write(f"exit {code}: {why}\n")  # the last line: why the exit code is this
     return code
 
 

@@ -154,6 +154,19 @@ def _key(item: tuple[tuple[int, int], dict[str, Any]]) -> tuple[int, int]:
     return item[0]
 
 
+async def send_recorded(
+    session: Session, turn: TurnRequest, history: list[str], recorder: Recorder
+) -> Reply:
+    """Send the turn; its reply or failure is recorded either way."""
+    try:
+        reply = await session.send(turn)
+    except TurnFailure as failure:
+        recorder.add(turn, history, failure)
+        raise
+    recorder.add(turn, history, reply)
+    return reply
+
+
 class RecordingSession:
     def __init__(self, inner: Session, recorder: Recorder) -> None:
         self._inner = inner
@@ -163,13 +176,7 @@ class RecordingSession:
     async def send(self, turn: TurnRequest) -> Reply:
         history = list(self._history)
         self._history.append(turn.message)
-        try:
-            reply = await self._inner.send(turn)
-        except TurnFailure as failure:
-            self._recorder.add(turn, history, failure)
-            raise
-        self._recorder.add(turn, history, reply)
-        return reply
+        return await send_recorded(self._inner, turn, history, self._recorder)
 
     async def close(self) -> None:
         await self._inner.close()

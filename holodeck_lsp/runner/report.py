@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import platform
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from holodeck_lsp import __version__
-from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.engine import CaseOutcome, now_iso
+from holodeck_lsp.runner.plan import PlannedCase
 from holodeck_lsp.runner.rollup import summarize
 
 # Where each result sits in the suite file, so shard reports merge back in suite order.
@@ -20,9 +21,11 @@ JUDGE_PREFIX = "judge_"  # environment keys counting judge calls and tokens
 SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
 
 
-def suite_digest(agent: Agent) -> str:
-    cases = [case.model_dump_json(warnings=False) for case in agent.test_cases or []]
-    return hashlib.sha256("\n".join(cases).encode()).hexdigest()[:16]
+def suite_digest(cases: list[PlannedCase]) -> str:
+    """Names, inputs and expected answers of every test case (not just the selected ones):
+    cheap to compute, and different for different suites."""
+    shape = [[c.name, [[t.input, t.ground_truth] for t in c.turns]] for c in cases]
+    return hashlib.sha256(json.dumps(shape).encode()).hexdigest()[:16]
 
 
 def build_report(

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
 from holodeck_lsp.runner.evaluators.judge import Channel, JudgeModel
-from holodeck_lsp.runner.exchange import Recorder, Table, fingerprint, recorded_outcome
+from holodeck_lsp.runner.exchange import (
+    Recorder,
+    Table,
+    fingerprint,
+    recorded_outcome,
+    send_recorded,
+)
 
 
 def complete_cases(table: Table, turns: dict[str, int]) -> set[str]:
@@ -58,13 +64,7 @@ class ResumeSession:
             if restore is not None:
                 for message, reply in self._answered:
                     restore(message, reply)
-        try:
-            reply = await self._live.send(turn)
-        except TurnFailure as failure:
-            backend.recorder.add(turn, history, failure)
-            raise
-        backend.recorder.add(turn, history, reply)
-        return reply
+        return await send_recorded(self._live, turn, history, backend.recorder)
 
     async def close(self) -> None:
         if self._live is not None:

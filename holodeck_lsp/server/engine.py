@@ -15,28 +15,65 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.server import jobs
-from holodeck_lsp.server.documents import Document
+from holodeck_lsp.server.capabilities import ClientFeatures
+from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.diagnostics import Diagnostic
-
-if TYPE_CHECKING:
-    from holodeck_lsp.server.session import Session
 
 log = logging.getLogger(__name__)
 DEBOUNCE = 0.15  # seconds of quiet before a burst of edits is validated
 
 
+class Host(Protocol):
+    """What the engine asks of the session it serves, and nothing more."""
+
+    @property
+    def documents(self) -> Documents: ...
+
+    @property
+    def features(self) -> ClientFeatures: ...
+
+    def snapshot(self, doc: Document, known: bool) -> jobs.Snapshot: ...
+
+    def publish(
+        self, uri: str, diagnostics: list[types.Diagnostic], version: int | None
+    ) -> None: ...
+
+    def refresh_diagnostics(self) -> None: ...
+
+    def log(self, message: str, level: types.MessageType = types.MessageType.Info) -> None: ...
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Validator(Protocol):
+    """Runs validation jobs off the event loop (a `Worker`)."""
+
+    def submit(
+        self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot
+    ) -> Future[jobs.Outcome]: ...
+
+    def stop(self) -> None: ...
+
+
+def _call_later(delay: float, callback: Callable[[], None]) -> Timer:
+    return asyncio.get_running_loop().call_later(delay, callback)
+
+
 @dataclass
 class _State:
-    timer: asyncio.TimerHandle | None = None
+    timer: Timer | None = None
     running: bool = False
     again: bool = False
     last_start: float = float("-inf")
@@ -64,9 +101,19 @@ def _key(d: types.Diagnostic) -> tuple[Any, ...]:
 
 
 class Engine:
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.worker = Worker("holodeck-validation")
+    """Time (``clock``, ``call_later``) and the worker are given, so tests can drive them."""
+
+    def __init__(
+        self,
+        host: Host,
+        worker: Validator | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        call_later: Callable[[float, Callable[[], None]], Timer] = _call_later,
+    ) -> None:
+        self.host = host
+        self.worker: Validator = worker or Worker("holodeck-validation")
+        self._clock = clock
+        self._call_later = call_later
         self._states: dict[str, _State] = {}
         self._outcomes: dict[str, jobs.Outcome] = {}  # by the owning document's URI
         self._shown: dict[Path, Shown] = {}
@@ -84,7 +131,7 @@ class Engine:
         """Validate a document soon (or the agents that read it, when any is open)."""
         if self._stopped:
             return
-        doc = self.session.documents.get(uri)
+        doc = self.host.documents.get(uri)
         if doc is None:
             return
         owners = self.owners_of(doc.path)
@@ -94,7 +141,7 @@ class Engine:
             self._schedule(uri, immediate)
 
     def request_all(self) -> None:
-        for doc in self.session.documents.all():
+        for doc in self.host.documents.all():
             self._schedule(doc.uri, True)
 
     def revalidate_all(self) -> None:
@@ -102,8 +149,8 @@ class Engine:
         self.generation += 1  # results of earlier snapshots are dropped as stale
         self._seen.clear()  # a pull now waits for the new validation
         self.request_all()
-        if self.session.features.pull_diagnostics and self.session.features.diagnostic_refresh:
-            self.session.refresh_diagnostics()
+        if self.host.features.pull_diagnostics and self.host.features.diagnostic_refresh:
+            self.host.refresh_diagnostics()
 
     def request_dependents(self, path: Path) -> None:
         for owner in self.owners_of(path):
@@ -113,7 +160,7 @@ class Engine:
         """Open documents (other than ``path`` itself) whose last validation read it."""
         out = []
         for uri, outcome in self._outcomes.items():
-            doc = self.session.documents.get(uri)
+            doc = self.host.documents.get(uri)
             if doc is not None and doc.path != path and path in outcome.deps:
                 out.append(uri)
         return out
@@ -125,20 +172,19 @@ class Engine:
             return
         if state.timer is not None:
             state.timer.cancel()
-        quiet = time.monotonic() - state.last_start >= DEBOUNCE
+        quiet = self._clock() - state.last_start >= DEBOUNCE
         delay = 0.0 if immediate or quiet else DEBOUNCE
-        loop = asyncio.get_running_loop()
-        state.timer = loop.call_later(delay, self._start, uri)
+        state.timer = self._call_later(delay, lambda: self._start(uri))
 
     def _start(self, uri: str) -> None:
         state = self._states.get(uri)
-        doc = self.session.documents.get(uri)
+        doc = self.host.documents.get(uri)
         if state is None or doc is None or self._stopped:
             return
         state.timer = None
         state.running = True
-        state.last_start = time.monotonic()
-        snapshot = self.session.snapshot(doc, known=state.tracked or bool(self.owners_of(doc.path)))
+        state.last_start = self._clock()
+        snapshot = self.host.snapshot(doc, known=state.tracked or bool(self.owners_of(doc.path)))
         task = asyncio.get_running_loop().create_task(self._run(uri, snapshot))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -158,7 +204,7 @@ class Engine:
         if state is None:
             return
         state.running = False
-        doc = self.session.documents.get(uri)
+        doc = self.host.documents.get(uri)
         if doc is None:
             self._release(uri)
             return
@@ -174,7 +220,7 @@ class Engine:
             state.again = False
             self._schedule(uri, False)
         if outcome.error is not None:
-            self.session.log(
+            self.host.log(
                 f"could not validate {doc.path.name}: {outcome.error[:500]}",
                 types.MessageType.Error,
             )
@@ -202,7 +248,7 @@ class Engine:
     def _orphans(self, paths: set[Path] | frozenset[Path]) -> None:
         """Open files no open agent reads any more: they are validated on their own."""
         for path in paths:
-            other = self.session.documents.by_path(path)
+            other = self.host.documents.by_path(path)
             if other is not None and not self.owners_of(path):
                 self._schedule(other.uri, True)
 
@@ -216,13 +262,13 @@ class Engine:
             same = old is not None and [_key(d) for d in old.lsp] == [_key(d) for d in shown.lsp]
             shown.result_id = old.result_id if same and old is not None else next(self._ids)
             self._shown[path] = shown
-            if self.session.features.pull_diagnostics:
+            if self.host.features.pull_diagnostics:
                 if not same and path != primary and self._open_uri(path) is not None:
                     changed_elsewhere = True
             elif not same or path == primary:
                 self._publish(path, shown.lsp)
-        if changed_elsewhere and self.session.features.diagnostic_refresh:
-            self.session.refresh_diagnostics()
+        if changed_elsewhere and self.host.features.diagnostic_refresh:
+            self.host.refresh_diagnostics()
 
     def _merge(self, path: Path) -> Shown:
         owners = [uri for uri, o in self._outcomes.items() if path in o.lsp]
@@ -242,22 +288,22 @@ class Engine:
         return shown
 
     def _path_of(self, uri: str) -> Path | None:
-        doc = self.session.documents.get(uri)
+        doc = self.host.documents.get(uri)
         return doc.path if doc is not None else None
 
     def _open_uri(self, path: Path) -> str | None:
-        doc = self.session.documents.by_path(path)
+        doc = self.host.documents.by_path(path)
         return doc.uri if doc is not None else None
 
     def _publish(self, path: Path, diagnostics: list[types.Diagnostic]) -> None:
-        doc = self.session.documents.by_path(path)
+        doc = self.host.documents.by_path(path)
         uri = doc.uri if doc is not None else (from_fs_path(str(path)) or str(path))
         version = (
             doc.version
-            if doc is not None and (self.session.features.versioned_diagnostics)
+            if doc is not None and (self.host.features.versioned_diagnostics)
             else None
         )
-        self.session.publish(uri, diagnostics, version)
+        self.host.publish(uri, diagnostics, version)
 
     def outcome(self, uri: str) -> jobs.Outcome | None:
         """The last applied validation of a document."""
@@ -279,7 +325,7 @@ class Engine:
 
     async def settled(self, uri: str, timeout: float = 60.0) -> None:
         """Wait until the document's current version has been validated."""
-        doc = self.session.documents.get(uri)
+        doc = self.host.documents.get(uri)
         if doc is None or self._stopped:
             return
         if doc.path in self._seen and self._seen[doc.path] == doc.version:
@@ -303,7 +349,7 @@ class Engine:
         seen[snap.path] = snap.version
         self._seen.update(seen)
         for uri, waiters in list(self._waiters.items()):
-            doc = self.session.documents.get(uri)
+            doc = self.host.documents.get(uri)
             if doc is None:
                 self._release(uri)
                 continue
@@ -340,8 +386,8 @@ class Engine:
             touched.add(doc.path)
         else:
             self._shown.pop(doc.path, None)
-            if not self.session.features.pull_diagnostics:
-                self.session.publish(doc.uri, [], None)
+            if not self.host.features.pull_diagnostics:
+                self.host.publish(doc.uri, [], None)
         self._refresh(touched)
         if outcome is not None:
             self._orphans(outcome.deps)
@@ -350,8 +396,8 @@ class Engine:
 
     def deleted(self, path: Path) -> None:
         """A file is gone: clear what it shows and re-validate whoever read it."""
-        if self._shown.pop(path, None) is not None and not self.session.features.pull_diagnostics:
-            self.session.publish(from_fs_path(str(path)) or str(path), [], None)
+        if self._shown.pop(path, None) is not None and not self.host.features.pull_diagnostics:
+            self.host.publish(from_fs_path(str(path)) or str(path), [], None)
         self.request_all()
 
     def stop(self) -> None:

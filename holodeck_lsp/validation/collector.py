@@ -106,14 +106,18 @@ class Origin:
     source: Callable[[Path], RelatedInformation]  # the place, given the path below ``at``
 
 
-@dataclass
-class Reporter:
-    """Collects diagnostics, per file, for one validation."""
+@dataclass(frozen=True)
+class Collector:
+    """Collects diagnostics, per file, for one step of a validation.
+
+    Configured once: a step that reads other data, routes paths elsewhere or knows
+    where merged values come from gets a collector of its own over the same ``by_file``.
+    """
 
     logical: Any
     route: Router
     by_file: dict[str, list[Diagnostic]] = field(default_factory=dict)
-    origins: list[Origin] = field(default_factory=list)
+    origins: tuple[Origin, ...] = ()
 
     def span_for(
         self, path: Path, part: Part = "value", char: int | None = None
@@ -185,7 +189,7 @@ class Reporter:
 
 def _printable(text: str) -> str:
     """``text`` with lone surrogates (a YAML "\\ud800" escape) spelled as escapes again:
-    they cannot be encoded, so printing them would crash every reporter but JSON's."""
+    they cannot be encoded, so printing them would crash every collector but JSON's."""
     if text.isascii():
         return text
     return text.encode("utf-8", "backslashreplace").decode("utf-8")

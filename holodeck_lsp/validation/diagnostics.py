@@ -44,7 +44,6 @@ class Range:
         return cls(Position(line, col), Position(end_line, end_col))
 
 
-
 @dataclass(frozen=True)
 class RelatedInformation:
     file: str

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from holodeck_lsp.models import errors as E
-from holodeck_lsp.validation.collector import Part, Reporter, value_at
+from holodeck_lsp.validation.collector import Collector, Part, value_at
 from holodeck_lsp.validation.model_tree import is_union_tag, keys_at, step_type
 from holodeck_lsp.validation.yaml.source_map import Path
 
@@ -129,7 +129,7 @@ def report_validation_error(
     exc: ValidationError,
     root: type[BaseModel],
     data: Any,
-    reporter: Reporter,
+    collector: Collector,
     prefix: Path = (),
 ) -> None:
     """Emit one diagnostic per error (type errors of one value's union members merged)."""
@@ -148,38 +148,38 @@ def report_validation_error(
         if error["type"] in _TYPE_NAMES and missing is None:
             type_errors[path].append(error)
             continue
-        _report_one(error, root, data, reporter, prefix, loc, path, missing, value)
+        _report_one(error, root, data, collector, prefix, loc, path, missing, value)
     # A mapping or list that one branch took and failed inside (even only on a `${VAR}`
     # value) is not news for the branches that wanted text: those errors are dropped.
     deeper = {p[:n] for p in failed for n in range(len(p))}
     for path, errors in type_errors.items():
         if path in deeper and isinstance(value_at(data, path), (dict, list)):
             continue
-        _report_type(errors, data, reporter, prefix, path)
+        _report_type(errors, data, collector, prefix, path)
 
 
 def _report_type(
-    errors: list[dict[str, Any]], data: Any, reporter: Reporter, prefix: Path, path: Path
+    errors: list[dict[str, Any]], data: Any, collector: Collector, prefix: Path, path: Path
 ) -> None:
     value = value_at(data, path)
     wanted = sorted({_TYPE_NAMES[e["type"]] for e in errors})
     message = f"expected {' or '.join(wanted)}, got {_describe(value)}"
     hint: dict[str, Any] | None = None
     if "text" in wanted and isinstance(value, (bool, int, float)) and not isinstance(value, dict):
-        source = reporter.scalar_source(prefix + path)
+        source = collector.scalar_source(prefix + path)
         if source:
             message += f' (unquoted in YAML); quote it: "{source}"'
             hint = {"quote": source}
     elif len(errors) == 1 and errors[0]["type"] in ("int_parsing", "float_parsing", "bool_parsing"):
         message = f"expected {wanted[0]}, got {_describe(value)}"
-    reporter.emit(prefix + path, "HL103", message, data=hint)
+    collector.emit(prefix + path, "HL103", message, data=hint)
 
 
 def _report_one(
     error: dict[str, Any],
     root: type[BaseModel],
     data: Any,
-    reporter: Reporter,
+    collector: Collector,
     prefix: Path,
     loc: tuple[Any, ...],
     path: Path,
@@ -191,7 +191,7 @@ def _report_one(
     full = prefix + path
     if kind == "missing":
         name = missing if missing is not None else (loc[-1] if loc else "?")
-        reporter.emit(full + (name,), "HL102", f"missing required key {name!r}", part="anchor")
+        collector.emit(full + (name,), "HL102", f"missing required key {name!r}", part="anchor")
         return
     if kind == "extra_forbidden":
         choices = [
@@ -202,7 +202,7 @@ def _report_one(
         guess = did_you_mean(path[-1] if path else None, choices)
         message = f"unknown key {path[-1]!r}" if path else "unknown key"
         message += f"; did you mean {guess!r}?" if guess else ""
-        reporter.emit(
+        collector.emit(
             full, "HL101", message, part="key", data={"replace_key": guess} if guess else None
         )
         return
@@ -217,24 +217,24 @@ def _report_one(
         guess = did_you_mean(value, choices)
         message = f"unknown value {_describe_choice(value)}; expected one of {', '.join(choices)}"
         message += f"; did you mean {guess!r}?" if guess else ""
-        reporter.emit(full, "HL104", message, data={"replace_value": guess} if guess else None)
+        collector.emit(full, "HL104", message, data={"replace_value": guess} if guess else None)
         return
     if kind == "union_tag_not_found":
         discriminator = str(ctx.get("discriminator", "type")).strip("'")
-        reporter.emit(full, "HL102", f"missing required key {discriminator!r}", part="anchor")
+        collector.emit(full, "HL102", f"missing required key {discriminator!r}", part="anchor")
         return
     if kind in _RANGE_TYPES:
-        reporter.emit(full, "HL105", _plain(error["msg"]))
+        collector.emit(full, "HL105", _plain(error["msg"]))
         return
     code = _CUSTOM_CODES.get(kind, "HL106")
     message = _plain(error["msg"])
     if ctx.get("keys"):
         for key in ctx["keys"]:
-            reporter.emit(full + (key,), code, message, part="key")
+            collector.emit(full + (key,), code, message, part="key")
         return
     sub = tuple(ctx.get("subloc") or ())
     part: Part = "key" if ctx.get("at_key") else "value"
-    reporter.emit(full + sub, code, message, part=part, char=ctx.get("char"))
+    collector.emit(full + sub, code, message, part=part, char=ctx.get("char"))
 
 
 def _describe_choice(value: Any) -> str:

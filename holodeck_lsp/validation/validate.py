@@ -17,48 +17,24 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_cases_file import TestCasesFile
-from holodeck_lsp.validation.collector import Reporter, SourceDoc, related_at
+from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
     find_config,
     merge_config,
-    store_names,
     store_references,
 )
+from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
 from holodeck_lsp.validation.documents import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
-from holodeck_lsp.validation.pydantic_errors import did_you_mean, report_validation_error
+from holodeck_lsp.validation.lints.stores import unknown_stores
+from holodeck_lsp.validation.pydantic_errors import report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
 from holodeck_lsp.validation.yaml.source_map import Path as YPath
 from holodeck_lsp.validation.yaml.source_map import SourceMap, Span
 
 _YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
-
-
-@dataclass
-class ValidationContext:
-    """What a validation may look at beyond the text itself."""
-
-    # Text of open editor buffers, by resolved path; the disk is read otherwise.
-    overlay: Callable[[Path], str | None] = lambda _path: None
-    user_config_dir: Path | None = field(default_factory=lambda: Path.home() / ".holodeck")
-    search_paths: list[Path] = field(default_factory=list)
-    import_graders: bool = False
-    grader_timeout: float = 10.0
-    severity_overrides: dict[str, Severity | None] = field(default_factory=dict)
-    # Re-parse only the test cases that changed since the last call (the editor's path).
-    incremental: bool = False
-
-    def read(self, path: Path) -> str | None:
-        """The file's text, or None when it cannot be read."""
-        try:  # resolving fails too: a NUL byte or an over-long name in a referenced path
-            text = self.overlay(path.resolve())
-            if text is not None:
-                return text
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
-            return None
 
 
 @dataclass
@@ -83,12 +59,12 @@ def _doc(file: str, text: str, loaded: LoadedYaml) -> SourceDoc:
     return SourceDoc(file, text.splitlines(), loaded.data, loaded.source_map)
 
 
-def _yaml_problems(doc: SourceDoc, loaded: LoadedYaml, reporter: Reporter) -> None:
+def _yaml_problems(doc: SourceDoc, loaded: LoadedYaml, collector: Collector) -> None:
     for problem in loaded.problems:
         related: tuple[RelatedInformation, ...] = ()
         if problem.other is not None:
             related = (related_at(doc, problem.other, "first given here"),)
-        reporter.emit_span(
+        collector.emit_span(
             doc,
             problem.span,
             _YAML_CODES[problem.kind],
@@ -111,19 +87,19 @@ def validate_text(
     else:
         loaded = load_yaml(text)
     doc = _doc(file, text, loaded)
-    reporter = Reporter(loaded.data, _same_doc(doc))
-    reporter.by_file[file] = []
-    _yaml_problems(doc, loaded, reporter)
+    by_file: dict[str, list[Diagnostic]] = {file: []}
+    collector = Collector(loaded.data, _same_doc(doc), by_file)
+    _yaml_problems(doc, loaded, collector)
     chosen = kind or kind_of_data(path, loaded.data)
-    result = ValidationResult(file, chosen, reporter.by_file)
+    result = ValidationResult(file, chosen, by_file)
     if not loaded.parsed:
         return _finish(result, ctx)
     if chosen == "config":
-        _validate_config_doc(doc, reporter)
+        _validate_config_doc(doc, collector)
     elif chosen == "test-cases":
-        _validate_cases_doc(doc, reporter, path, ctx)
+        _validate_cases_doc(doc, by_file, path, ctx)
     else:
-        _validate_agent(doc, reporter, path, ctx, result)
+        _validate_agent(doc, by_file, path, ctx, result)
     return _finish(result, ctx)
 
 
@@ -142,8 +118,8 @@ def _finish(result: ValidationResult, ctx: ValidationContext) -> ValidationResul
     return result
 
 
-def _not_a_mapping(doc: SourceDoc, reporter: Reporter, what: str) -> None:
-    reporter.emit_span(
+def _not_a_mapping(doc: SourceDoc, collector: Collector, what: str) -> None:
+    collector.emit_span(
         doc,
         Span(0, 0, 0, doc.line_end(0)),
         "HL004",
@@ -151,16 +127,16 @@ def _not_a_mapping(doc: SourceDoc, reporter: Reporter, what: str) -> None:
     )
 
 
-def _validate_config_doc(doc: SourceDoc, reporter: Reporter) -> None:
+def _validate_config_doc(doc: SourceDoc, collector: Collector) -> None:
     if doc.data is None:
         return
     if not isinstance(doc.data, dict):
-        _not_a_mapping(doc, reporter, "a config file")
+        _not_a_mapping(doc, collector, "a config file")
         return
     try:
         GlobalConfig.model_validate(doc.data)
     except ValidationError as exc:
-        report_validation_error(exc, GlobalConfig, doc.data, reporter)
+        report_validation_error(exc, GlobalConfig, doc.data, collector)
 
 
 def _cases_payload(data: Any) -> tuple[Any, YPath]:
@@ -170,17 +146,18 @@ def _cases_payload(data: Any) -> tuple[Any, YPath]:
 
 
 def _validate_cases_doc(
-    doc: SourceDoc, reporter: Reporter, path: Path, ctx: ValidationContext
+    doc: SourceDoc, by_file: dict[str, list[Diagnostic]], path: Path, ctx: ValidationContext
 ) -> None:
     if not doc.data:
         return
     cases, prefix = _cases_payload(doc.data)
-    # Report paths as `test_cases[i]` whatever the file's own shape.
-    reporter.route = lambda p: (doc, prefix + p[1:] if p and p[0] == "test_cases" else p)
     logical = {"test_cases": cases}
-    reporter.logical = logical
+    # Report paths as `test_cases[i]` whatever the file's own shape.
+    collector = Collector(
+        logical, lambda p: (doc, prefix + p[1:] if p and p[0] == "test_cases" else p), by_file
+    )
     if not isinstance(cases, list):
-        reporter.emit_span(
+        collector.emit_span(
             doc,
             Span(0, 0, 0, doc.line_end(0)),
             "HL602",
@@ -190,8 +167,8 @@ def _validate_cases_doc(
     try:
         TestCasesFile.model_validate(logical)
     except ValidationError as exc:
-        report_validation_error(exc, TestCasesFile, logical, reporter)
-    lint_test_cases(logical, reporter, path.parent, ctx, tool_names=None)
+        report_validation_error(exc, TestCasesFile, logical, collector)
+    lint_test_cases(logical, collector, path.parent, ctx, tool_names=None)
 
 
 def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, LoadedYaml] | None:
@@ -200,33 +177,6 @@ def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, Load
         return None
     loaded = load_yaml(text)
     return _doc(str(file), text, loaded), loaded
-
-
-def _unknown_stores(
-    references: list[tuple[int, str]],
-    merged: dict[str, Any],
-    configs: list[ConfigFile],
-    reporter: Reporter,
-) -> None:
-    """HoloDeck runs a tool whose `database:` names no known vector store in memory."""
-    names = store_names(configs)
-    for index, name in references:
-        if name in names or isinstance(merged["tools"][index].get("database"), dict):
-            continue  # resolved (or left by a `${VAR}` the merge could not judge)
-        if names:
-            where = " or ".join(sorted({c.path.name for c in configs}))
-            message = f"no vector store {name!r} in {where} (it has {', '.join(names)})"
-        else:
-            message = f"no config.yaml defines vector store {name!r}"
-        message += "; HoloDeck falls back to in-memory storage"
-        guess = did_you_mean(name, names)
-        message += f"; did you mean {guess!r}?" if guess else ""
-        reporter.emit(
-            ("tools", index, "database"),
-            "HL606",
-            message,
-            data={"replace_value": guess} if guess else None,
-        )
 
 
 def _why_unreadable(file: Path) -> str:
@@ -246,22 +196,22 @@ def _why_unreadable(file: Path) -> str:
 
 def _validate_agent(
     doc: SourceDoc,
-    reporter: Reporter,
+    by_file: dict[str, list[Diagnostic]],
     path: Path,
     ctx: ValidationContext,
     result: ValidationResult,
 ) -> None:
     raw = doc.data if doc.data is not None else {}
     if not isinstance(raw, dict):
-        _not_a_mapping(doc, reporter, "an agent file")
+        _not_a_mapping(doc, Collector(raw, _same_doc(doc), by_file), "an agent file")
         return
     logical = _copy_for_merge(raw)
-    reporter.logical = logical
-    configs = _load_configs(path.parent, ctx, reporter, result)
+    collector = Collector(logical, _same_doc(doc), by_file)
+    configs = _load_configs(path.parent, ctx, collector, result)
     if any(c.broken for c in configs):
         for c in configs:
             if c.broken:
-                reporter.emit(
+                collector.emit(
                     (),
                     "HL604",
                     f"{c.path.name} next to this agent has errors; HoloDeck "
@@ -270,22 +220,26 @@ def _validate_agent(
                     related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
                 )
     references = store_references(logical)
-    reporter.origins = merge_config(logical, [c for c in configs if not c.broken])
+    origins = tuple(merge_config(logical, [c for c in configs if not c.broken]))
+    collector = Collector(logical, _same_doc(doc), by_file, origins)
     if not any(c.broken for c in configs):
-        _unknown_stores(references, logical, configs, reporter)
-    cases_doc = _attach_test_cases_file(logical, doc, reporter, path, ctx, result)
+        unknown_stores(references, logical, configs, collector)
+    cases_doc = _attach_test_cases_file(logical, doc, collector, path, ctx, result)
     if cases_doc is not None:
         cases_source, prefix = cases_doc
-        reporter.route = lambda p: (
-            (cases_source, prefix + p[1:]) if p and p[0] == "test_cases" else (doc, p)
+        collector = Collector(
+            logical,
+            lambda p: (cases_source, prefix + p[1:]) if p and p[0] == "test_cases" else (doc, p),
+            by_file,
+            origins,
         )
     # HoloDeck reads a subagent's prompt_file while it loads (from the project folder).
     context = {AGENT_DIR_CONTEXT_KEY: str(path.parent)}
     try:
         result.agent = agent_model_for(logical).model_validate(logical, context=context)
     except ValidationError as exc:
-        report_validation_error(exc, Agent, logical, reporter)
-    lint_agent(logical, reporter, path.parent, ctx)
+        report_validation_error(exc, Agent, logical, collector)
+    lint_agent(logical, collector, path.parent, ctx)
 
 
 _AGENT_VARIANTS: dict[frozenset[str], type[Agent]] = {}
@@ -329,7 +283,7 @@ def _copy_for_merge(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_configs(
-    agent_dir: Path, ctx: ValidationContext, reporter: Reporter, result: ValidationResult
+    agent_dir: Path, ctx: ValidationContext, collector: Collector, result: ValidationResult
 ) -> list[ConfigFile]:
     """The user config, then the project config: each validated in its own file."""
     out = []
@@ -339,7 +293,7 @@ def _load_configs(
             continue
         side = _load_side_file(found, ctx)
         if side is None:  # HoloDeck refuses the agent when its config cannot be read
-            reporter.emit(
+            collector.emit(
                 (),
                 "HL604",
                 f"{found} cannot be read as UTF-8 text; HoloDeck will not load the agent",
@@ -347,14 +301,13 @@ def _load_configs(
             )
             continue
         cdoc, loaded = side
-        side_reporter = Reporter(loaded.data, _same_doc(cdoc))
-        side_reporter.by_file[cdoc.file] = []
-        _yaml_problems(cdoc, loaded, side_reporter)
+        config_collector = Collector(loaded.data, _same_doc(cdoc), {cdoc.file: []})
+        _yaml_problems(cdoc, loaded, config_collector)
         if loaded.parsed:
-            _validate_config_doc(cdoc, side_reporter)
-        diagnostics = side_reporter.by_file[cdoc.file]
+            _validate_config_doc(cdoc, config_collector)
+        diagnostics = config_collector.by_file[cdoc.file]
         broken = any(d.severity == Severity.ERROR for d in diagnostics)
-        reporter.by_file[cdoc.file] = diagnostics
+        collector.by_file[cdoc.file] = diagnostics
         result.referenced.append(cdoc.file)
         data = loaded.data if isinstance(loaded.data, dict) else {}
         out.append(ConfigFile(found, cdoc, data, broken))
@@ -364,7 +317,7 @@ def _load_configs(
 def _attach_test_cases_file(
     logical: dict[str, Any],
     doc: SourceDoc,
-    reporter: Reporter,
+    collector: Collector,
     path: Path,
     ctx: ValidationContext,
     result: ValidationResult,
@@ -374,36 +327,35 @@ def _attach_test_cases_file(
         return None
     where = ("test_cases_file",)
     if logical.get("test_cases") is not None:
-        reporter.emit(
+        collector.emit(
             where, "HL109", "give either 'test_cases' or 'test_cases_file', not both", part="key"
         )
         return None
     if isinstance(ref, str) and "${" in ref:
         return None  # which file is read is known only once the variable is set
     if not isinstance(ref, str) or not ref.strip():
-        reporter.emit(where, "HL103", "test_cases_file must be a non-empty path")
+        collector.emit(where, "HL103", "test_cases_file must be a non-empty path")
         return None
     target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
     side = _load_side_file(target, ctx)
     if side is None:
         reason = _why_unreadable(target)
-        reporter.emit(where, "HL601", f"test_cases_file {ref!r} {reason} (looked for {target})")
+        collector.emit(where, "HL601", f"test_cases_file {ref!r} {reason} (looked for {target})")
         return None
     cases_doc, loaded = side
     result.referenced.append(cases_doc.file)
-    side_reporter = Reporter(loaded.data, _same_doc(cases_doc))
-    reporter.by_file.setdefault(cases_doc.file, [])
-    side_reporter.by_file = reporter.by_file
-    _yaml_problems(cases_doc, loaded, side_reporter)
+    collector.by_file.setdefault(cases_doc.file, [])
+    cases_collector = Collector(loaded.data, _same_doc(cases_doc), collector.by_file)
+    _yaml_problems(cases_doc, loaded, cases_collector)
     if not loaded.parsed:
-        reporter.emit(where, "HL602", f"test_cases_file {ref!r} is not valid YAML")
+        collector.emit(where, "HL602", f"test_cases_file {ref!r} is not valid YAML")
         return None
     if not loaded.data:  # an empty file is an empty suite
         logical["test_cases"] = []
         return None
     cases, prefix = _cases_payload(loaded.data)
     if not isinstance(cases, list):
-        reporter.emit(
+        collector.emit(
             where,
             "HL602",
             f"test_cases_file {ref!r} must hold a list of test "

@@ -216,6 +216,4 @@ def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(project
     # The second time there is nothing left to fix.
     code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
     assert code == 0, "\n".join(lines)
-    assert _hook_output(lines, "holodeck-lsp check --fix.") == [
-        "holodeck-lsp check --fix...Passed"
-    ]
+    assert _hook_output(lines, "holodeck-lsp check --fix.") == ["holodeck-lsp check --fix...Passed"]

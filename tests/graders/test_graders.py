@@ -145,8 +145,9 @@ def test_import_graders_from_the_parent_folder_finds_a_grader_beside_the_agent(
     (tmp_path / "sub" / "scoring.py").write_text("def grade(ctx):\n    return True\n")
     monkeypatch.chdir(tmp_path)
 
-    result = CliRunner().invoke(app, ["check", "--no-user-config", "--format", "json",
-                                      "--import-graders", "sub/agent.yaml"])
+    result = CliRunner().invoke(
+        app, ["check", "--no-user-config", "--format", "json", "--import-graders", "sub/agent.yaml"]
+    )
 
     assert json.loads(result.output)["files"][0]["diagnostics"] == []
     assert result.exit_code == 0

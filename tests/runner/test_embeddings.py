@@ -119,3 +119,28 @@ test_cases:
         "error: tool 'kb' did not start: model 'house-embedder' sent vectors of 256 "
         "dimensions, expected 128: set embedding_dimensions: 256\n"
     )
+
+
+async def test_a_service_that_never_answers_is_given_up_on() -> None:
+    import asyncio
+
+    from holodeck_lsp.runner.tools.embeddings import Embedder
+
+    accepted: list[asyncio.StreamWriter] = []
+
+    async def silent(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)  # read nothing, answer nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1/embeddings"
+    embedder = Embedder(EmbeddingTarget(url, {}, "m", "openai"), None, timeout=0.3)
+    try:
+        with pytest.raises(EmbeddingError, match=r"/v1/embeddings: no answer within 0\.3 s$"):
+            await embedder.embed(["a text"])
+    finally:
+        await embedder.close()
+        for writer in accepted:
+            writer.close()
+        server.close()
+        await server.wait_closed()

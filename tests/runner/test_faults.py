@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from junitparser import JUnitXml
 
 from holodeck_lsp.runner.backends.http import RetryPolicy
 from tests.runner.fake_model import (
@@ -283,9 +284,10 @@ def test_a_refused_key_stops_sending_after_two_refusals(tmp_path: Path) -> None:
     assert first == [refused] * 2 + [f"{refused} (not sent: the service refused the key)"] * 3
 
 
+@pytest.mark.parametrize("source", ["literal", "variable", "environment"])
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_no_artefact_holds_the_api_key(
-    tmp_path: Path, provider: str, monkeypatch: pytest.MonkeyPatch, no_backoff: None
+    tmp_path: Path, provider: str, source: str, monkeypatch: pytest.MonkeyPatch, no_backoff: None
 ) -> None:
     def script(path: str, body: dict[str, Any]) -> Action:
         text = last_user_text(body)
@@ -298,10 +300,14 @@ def test_no_artefact_holds_the_api_key(
         ]
         return faults[case] if case < len(faults) else Reply("A" + text[1:])
 
+    # The key written in the agent file, substituted from ${VAR}, or read by the backend
+    # from the provider's variable.
+    key = {"literal": KEY, "variable": "${HL_TEST_SECRET}", "environment": None}[source]
     monkeypatch.setenv("HL_TEST_SECRET", KEY)
+    monkeypatch.setenv("OPENAI_API_KEY" if provider == "openai" else "ANTHROPIC_API_KEY", KEY)
     with FakeModelServer(script) as server:
         url = server.url if provider == "openai" else server.root
-        path = suite(tmp_path, url, provider=provider, key="${HL_TEST_SECRET}")
+        path = suite(tmp_path, url, provider=provider, key=key)
         outputs = [tmp_path / f"report.{ext}" for ext in ("json", "md", "xml")]
         record = tmp_path / "recording.jsonl"
         args = [a for o in outputs for a in ("-o", o)]
@@ -314,7 +320,13 @@ def test_no_artefact_holds_the_api_key(
     assert {name: KEY in text for name, text in texts.items()} == dict.fromkeys(texts, False)
 
 
-def test_ctrl_c_stops_the_run_and_writes_what_finished(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signal_number", "code", "name"),
+    [(signal.SIGINT, 130, "Ctrl-C (SIGINT)"), (signal.SIGTERM, 143, "SIGTERM")],
+)
+def test_ctrl_c_stops_the_run_and_writes_what_finished(
+    tmp_path: Path, signal_number: int, code: int, name: str
+) -> None:
     def script(path: str, body: dict[str, Any]) -> Action:
         text = last_user_text(body)
         return Hang() if text == question(3, 1) else Reply("A" + text[1:])
@@ -322,18 +334,19 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(tmp_path: Path) -> None:
     with FakeModelServer(script) as server:
         path = suite(tmp_path, server.url)
         out, record = tmp_path / "report.json", tmp_path / "recording.jsonl"
-        process = cli("run", path, "-o", out, "--record", record)
+        md, xml = tmp_path / "report.md", tmp_path / "report.xml"
+        process = cli("run", path, "-o", out, "-o", md, "-o", xml, "--record", record)
         server.wait_for_requests(11)  # cases 0-2 done, case 3's turn 0 done, turn 1 hangs
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signal_number)
         _, err = process.communicate(timeout=10)
     data = report(out)
-    assert process.returncode == 130, err
+    assert process.returncode == code, err
     assert data["interrupted"] is True
-    assert data["stop_reason"] == "interrupted by Ctrl-C (SIGINT)"
+    assert data["stop_reason"] == f"interrupted by {name}"
     assert verdicts(data) == {"case 0": True, "case 1": True, "case 2": True, "case 3": False}
     assert [t["skipped"] for t in data["results"][3]["turns"]] == [False, True, True]
     assert data["results"][3]["turns"][1]["errors"] == [
-        "skipped: the run stopped: interrupted by Ctrl-C (SIGINT)"
+        f"skipped: the run stopped: interrupted by {name}"
     ]
     assert data["not_run"] == ["case 4"]
     lines = [json.loads(line) for line in record.read_text().splitlines()]
@@ -341,6 +354,50 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(tmp_path: Path) -> None:
         (name, t) for name in CASES[:3] for t in range(3)
     ] + [("case 3", 0)]
     assert err.splitlines()[-1] == (
-        "exit 130: the run stopped early (interrupted by Ctrl-C (SIGINT)); "
+        f"exit {code}: the run stopped early (interrupted by {name}); "
         "4 test case(s) kept, 1 did not run"
     )
+    assert (
+        f"**The run stopped early** (interrupted by {name}). Not run: case 4.\n" in md.read_text()
+    )
+    suites = {s.name: s for s in JUnitXml.fromfile(str(xml))}
+    assert (suites["case 4"].tests, suites["case 4"].skipped) == (1, 1)
+    assert (suites["case 3"].tests, suites["case 3"].skipped) == (3, 2)
+
+
+def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:
+    # An agent that, once cancelled, blocks the whole process for 30 s: only a second
+    # Ctrl-C gets out of that, and at once.
+    write(
+        tmp_path,
+        {
+            "stubborn.py": """
+            import asyncio
+            import sys
+            import time
+
+            def factory():
+                class Stubborn:
+                    async def send(self, message):
+                        print("waiting", file=sys.stderr, flush=True)
+                        try:
+                            await asyncio.sleep(60)
+                        except asyncio.CancelledError:
+                            time.sleep(30)
+                            raise
+                return Stubborn()
+            """
+        },
+    )
+    path = suite(tmp_path, "unused")
+    out = tmp_path / "report.json"
+    process = cli("run", path, "-q", "--agent", "stubborn:factory", "-o", out)
+    assert process.stderr is not None
+    assert process.stderr.readline() == "waiting\n"
+    process.send_signal(signal.SIGINT)
+    assert process.stderr.readline().startswith("interrupted by Ctrl-C (SIGINT): stopping")
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=10)  # well before the agent's 30 s
+    assert process.returncode == 130
+    assert err == "interrupted again: exiting at once, nothing more is written\n"
+    assert not out.exists()

@@ -332,3 +332,15 @@ def test_structured_records_come_back_with_their_metadata(tmp_path: Path) -> Non
         r"Content: Vault: The vault access code is 7319\.\nMetadata: price: 900",
         call["result"],
     ), call["result"]
+
+
+def test_parallel_test_cases_share_one_ingested_store(tmp_path: Path) -> None:
+    with FakeModelServer(agent_script) as server:
+        cases = "".join(f"  - name: case {i}\n    input: {QUESTION}\n" for i in range(6))
+        agent = write(tmp_path, {"agent.yaml": agent_yaml(server.url, KB, cases), **documents()})
+        code, report, err = run_suite(agent, "--parallel", "4")
+        assert (code, err) == (0, "")
+        answers = {r["agent_response"] for r in report["results"]}
+        assert answers == {FACT}
+        # One ingestion for the run, and the one query embedded once then cached.
+        assert embedding_requests(server) == 2

@@ -87,8 +87,7 @@ async def case_tools(tools: ToolBox) -> CaseTools:
 
 
 FAILURE_KINDS: dict[str, type[TurnFailure]] = {
-    cls.kind: cls
-    for cls in (AgentError, AgentRunFailed, TurnTimeout, BackendError, SessionBroken)
+    cls.kind: cls for cls in (AgentError, AgentRunFailed, TurnTimeout, BackendError, SessionBroken)
 }
 
 

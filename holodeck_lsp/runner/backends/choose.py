@@ -19,15 +19,13 @@ from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
 from holodeck_lsp.runner.backends.openai_chat import ChatBackend, ChatSettings
 from holodeck_lsp.runner.backends.python_agent import PythonBackend
+from holodeck_lsp.runner.backends.targets import (
+    BackendConfigError as BackendConfigError,  # raised by build_backend: callers catch it here
+)
+from holodeck_lsp.runner.backends.targets import api_key, join_url, service_target
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
 from holodeck_lsp.runner.tools.box import ToolBox
 from holodeck_lsp.runner.tools.catalog import build_toolbox
-
-DEFAULT_AZURE_API_VERSION = "2024-10-21"
-
-
-class BackendConfigError(Exception):
-    """The backend cannot be set up (missing key, unsupported option, tool import)."""
 
 
 @dataclass
@@ -63,49 +61,6 @@ def load_tools(agent: Agent, folder: Path) -> tuple[ToolBox, list[str]]:
     if catalog.problems:
         raise BackendConfigError("; ".join(catalog.problems))
     return catalog.box, catalog.warnings
-
-
-def _secret(model: LLMProvider, env: Mapping[str, str], variable: str) -> str | None:
-    if model.api_key is not None:
-        return model.api_key.get_secret_value()
-    return env.get(variable)
-
-
-def _join(base: str, suffix: str) -> str:
-    base = base.rstrip("/")
-    return base if base.endswith(suffix) else base + suffix
-
-
-def service_target(
-    model: LLMProvider, env: Mapping[str, str], operation: str, deployment: str | None = None
-) -> tuple[str, dict[str, str]]:
-    """URL and headers of one operation (`chat/completions`, `embeddings`) of the model's
-    OpenAI-compatible service; Azure addresses `deployment` (the model's name unless
-    given)."""
-    provider = model.provider
-    suffix = "/" + operation
-    if provider is ProviderEnum.AZURE_OPENAI:
-        key = _secret(model, env, "AZURE_OPENAI_API_KEY")
-        if not key:
-            raise BackendConfigError("no API key: set model.api_key or AZURE_OPENAI_API_KEY")
-        version = model.api_version or env.get("OPENAI_API_VERSION") or DEFAULT_AZURE_API_VERSION
-        base = str(model.endpoint).rstrip("/")
-        name = deployment or model.name
-        return f"{base}/openai/deployments/{name}{suffix}?api-version={version}", {"api-key": key}
-    if provider is ProviderEnum.OLLAMA:
-        base = model.endpoint or env.get("OLLAMA_HOST") or "http://localhost:11434"
-        if "://" not in base:
-            base = "http://" + base
-        base = base.rstrip("/")
-        if not base.endswith(("/v1", suffix)):
-            base += "/v1"  # Ollama's OpenAI-compatible API lives under /v1
-        key = _secret(model, env, "OLLAMA_API_KEY")
-        return _join(base, suffix), {"Authorization": f"Bearer {key}"} if key else {}
-    base = model.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
-    key = _secret(model, env, "OPENAI_API_KEY")
-    if not key and model.endpoint is None and "OPENAI_BASE_URL" not in env:
-        raise BackendConfigError("no API key: set model.api_key or OPENAI_API_KEY")
-    return _join(base, suffix), {"Authorization": f"Bearer {key}"} if key else {}
 
 
 def build_backend(
@@ -149,7 +104,7 @@ def model_backend(
             raise BackendConfigError(
                 f"auth_provider '{auth.value}' is not supported by this runner yet"
             )
-        key = _secret(model, env, "ANTHROPIC_API_KEY")
+        key = api_key(model, env, "ANTHROPIC_API_KEY")
         base = model.endpoint or env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
         if not key and model.endpoint is None:
             raise BackendConfigError("no API key: set model.api_key or ANTHROPIC_API_KEY")
@@ -157,7 +112,7 @@ def model_backend(
         if key:
             headers["x-api-key"] = key
         messages = MessagesSettings(
-            url=_join(base, "/v1/messages"),
+            url=join_url(base, "/v1/messages"),
             model=model.name,
             system_prompt=prompt,
             max_tokens=model.max_tokens or 1000,

@@ -142,6 +142,15 @@ def render_junit(report: TestReport) -> str:
         total_ms += result.execution_time_ms
         if i < len(report.repeats):
             _repeated(suite, report.repeats[i])
+    for label in report.not_run:  # an interrupted run: what did not run is said, not lost
+        suite = ET.SubElement(root, "testsuite", name=label, tests="1", skipped="1")
+        message = f"not run: {report.stop_reason or 'the run stopped'}"
+        case = ET.SubElement(
+            suite, "testcase", classname=f"{report.agent_name}.{label}", name=label
+        )
+        ET.SubElement(case, "skipped", message=_excerpt(message, 200))
+        totals["tests"] += 1
+        totals["skipped"] += 1
     for key, value in totals.items():
         root.set(key, str(value))
     root.set("time", _seconds(report.summary.total_duration_ms))

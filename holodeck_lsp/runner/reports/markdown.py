@@ -122,6 +122,15 @@ def _repeats_table(repeats: list[RepeatedCase]) -> list[str]:
     return lines
 
 
+def _interruption(report: TestReport) -> list[str]:
+    if not report.interrupted:
+        return []
+    line = f"**The run stopped early** ({report.stop_reason or 'interrupted'})."
+    if report.not_run:
+        line += f" Not run: {', '.join(report.not_run)}."
+    return [line, ""]
+
+
 def render_markdown(report: TestReport) -> str:
     s = report.summary
     lines = [
@@ -130,6 +139,7 @@ def render_markdown(report: TestReport) -> str:
         f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%) in "
         f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; `{report.agent_config_path}`",
         "",
+        *_interruption(report),
         "| test case | result | turns passed | time |",
         "|---|---|---|---|",
     ]

@@ -20,6 +20,7 @@ from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
 from holodeck_lsp.runner.backends.base import TurnFailure
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
+from holodeck_lsp.runner.backends.targets import BackendConfigError, service_target
 from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
 
 # Lengths of the vectors of well-known models; others are learnt from the first reply.
@@ -34,6 +35,7 @@ KNOWN_DIMENSIONS = {
 }
 BATCH_SIZE = 64  # texts per request
 CONCURRENCY = 4  # requests in flight
+REQUEST_TIMEOUT = 120.0  # seconds one request may take, retries included
 
 
 class EmbeddingError(Exception):
@@ -84,9 +86,6 @@ def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
             "Anthropic has no embeddings API: set embedding_provider (openai, azure_openai "
             "or ollama) to embed the documents"
         )
-    # Imported here: choose builds the agent's tools, this module among them.
-    from holodeck_lsp.runner.backends.choose import BackendConfigError, service_target
-
     try:
         url, headers = service_target(model, env, "embeddings", deployment=name)
     except BackendConfigError as exc:
@@ -116,11 +115,15 @@ class Embedder:
         reingest: bool = False,
         policy: RetryPolicy | None = None,
         env: Mapping[str, str] | None = None,
+        timeout: float = REQUEST_TIMEOUT,
     ) -> None:
         self.target = target
+        self.timeout = timeout
         self.cache = cache
         self.reingest = reingest  # embed again, ignoring what the cache holds
         self.requests = 0
+        # Texts being embedded right now: a concurrent request for one waits for it.
+        self._pending: dict[tuple[int, str], asyncio.Future[list[float]]] = {}
         tls = not target.url.startswith("http:")
         self._client = JsonClient(target.headers, policy, CONCURRENCY, tls=tls, env=env)
 
@@ -134,33 +137,68 @@ class Embedder:
             body["dimensions"] = dimensions  # only these models can shorten their vectors
         self.requests += 1
         try:
-            data = await self._client.post(self.target.url, body)
+            data = await asyncio.wait_for(self._client.post(self.target.url, body), self.timeout)
         except TurnFailure as exc:
             raise EmbeddingError(f"{self.target.url}: {exc}") from None
+        except asyncio.TimeoutError:
+            raise EmbeddingError(
+                f"{self.target.url}: no answer within {self.timeout:g} s"
+            ) from None
         return _vectors(data, len(texts))
+
+    def _check_lengths(self, vectors: dict[str, list[float]], dimensions: int | None) -> None:
+        """Vectors of another length than expected are an error, before anything is kept."""
+        lengths = {len(v) for v in vectors.values()}
+        if dimensions is not None and lengths - {dimensions}:
+            got = sorted(lengths - {dimensions})[0]
+            raise EmbeddingError(
+                f"model '{self.target.model}' sent vectors of {got} dimensions, expected "
+                f"{dimensions}: set embedding_dimensions: {got}"
+            )
+
+    async def _fetch(self, texts: list[str], dimensions: int | None) -> dict[str, list[float]]:
+        """Vectors of `texts` from the service, batched; texts already being fetched by
+        another caller are awaited, not requested twice."""
+        size = dimensions or 0
+        mine = [t for t in texts if (size, t) not in self._pending]
+        theirs = [self._pending[(size, t)] for t in texts if (size, t) in self._pending]
+        loop = asyncio.get_running_loop()
+        futures = {t: loop.create_future() for t in mine}
+        self._pending.update({(size, t): f for t, f in futures.items()})
+        batches = [mine[i : i + BATCH_SIZE] for i in range(0, len(mine), BATCH_SIZE)]
+        try:
+            results = await asyncio.gather(*(self._request(b, dimensions) for b in batches))
+            fresh: dict[str, list[float]] = {}
+            for batch, vectors in zip(batches, results, strict=True):
+                fresh.update(zip(batch, vectors, strict=True))
+            self._check_lengths(fresh, dimensions)
+        except BaseException as exc:
+            for future in futures.values():
+                if isinstance(exc, Exception):
+                    future.set_exception(exc)
+                    future.exception()  # marked retrieved: no warning when nobody waits
+                else:
+                    future.cancel()  # this caller was cancelled: the waiters are too
+            raise
+        finally:
+            for t in mine:
+                self._pending.pop((size, t), None)
+        for t, future in futures.items():
+            future.set_result(fresh[t])
+        if fresh and self.cache is not None:
+            self.cache.put(self.target.model, size, list(fresh), list(fresh.values()))
+        waited = await asyncio.gather(*theirs)
+        shared = [t for t in texts if t not in futures]
+        return {**fresh, **dict(zip(shared, waited, strict=True))}
 
     async def embed(self, texts: Sequence[str], configured: int | None = None) -> list[list[float]]:
         """One vector per text, in order; raises EmbeddingError on a wrong length."""
         dimensions = self.dimensions(configured)
-        model, size = self.target.model, dimensions or 0
         cached: list[list[float] | None] = [None] * len(texts)
         if self.cache is not None and not self.reingest:
-            cached = self.cache.get(model, size, texts)
+            cached = self.cache.get(self.target.model, dimensions or 0, texts)
         missing = sorted({t for t, v in zip(texts, cached, strict=True) if v is None})
-        batches = [missing[i : i + BATCH_SIZE] for i in range(0, len(missing), BATCH_SIZE)]
-        results = await asyncio.gather(*(self._request(b, dimensions) for b in batches))
-        fresh: dict[str, list[float]] = {}
-        for batch, vectors in zip(batches, results, strict=True):
-            fresh.update(zip(batch, vectors, strict=True))
-        lengths = {len(v) for v in fresh.values()}
-        if dimensions is not None and lengths - {dimensions}:
-            got = sorted(lengths - {dimensions})[0]
-            raise EmbeddingError(
-                f"model '{model}' sent vectors of {got} dimensions, expected {dimensions}: "
-                f"set embedding_dimensions: {got}"
-            )
-        if fresh and self.cache is not None:
-            self.cache.put(model, size, list(fresh), list(fresh.values()))
+        fresh = await self._fetch(missing, dimensions) if missing else {}
         return [v if v is not None else fresh[t] for t, v in zip(texts, cached, strict=True)]
 
     async def close(self) -> None:

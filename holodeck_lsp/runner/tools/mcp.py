@@ -185,7 +185,12 @@ class McpServerKind:
             # a server that does not start.
             # Closed by `close`, after a failed start has read its tail.
             self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-            streams = await stack.enter_async_context(stdio_client(params, self._stderr))
+            try:
+                streams = await stack.enter_async_context(stdio_client(params, self._stderr))
+            except OSError as exc:
+                raise McpSetupError(
+                    f"cannot run '{params.command}': {exc.strerror or exc}"
+                ) from None
             return streams[0], streams[1]
         if tool.transport is TransportType.HTTP:
             import httpx2

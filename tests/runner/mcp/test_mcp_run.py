@@ -4,6 +4,7 @@ loopback model service scripted to call their tools."""
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import textwrap
 from pathlib import Path
@@ -340,6 +341,47 @@ def test_a_server_that_does_not_start_stops_the_run_before_any_model_call(
         "    fatal: the database is locked",
     ]
     assert len(err.splitlines()) == 4  # 'other' started fine (and was stopped again)
+
+
+def test_servers_that_cannot_be_reached_are_each_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    tools = f"""
+    - name: local
+      type: mcp
+      description: Started by npx.
+      command: npx
+      args: ["-y", "@modelcontextprotocol/server-memory"]
+    - name: remote
+      type: mcp
+      description: Over HTTP.
+      transport: http
+      url: http://127.0.0.1:{port}/mcp
+    - name: settings
+      type: mcp
+      description: With an env file.
+      command: npx
+      args: ["-y", "@modelcontextprotocol/server-memory"]
+      env_file: missing.env
+    """
+    monkeypatch.setenv("PATH", str(tmp_path / "no-commands-here"))
+    with FakeModelServer(calling({})) as server:
+        path = agent(tmp_path, server.url, tools, TWO_CASES)
+        code, _report, err = run_suite(path)
+        requests = server.bodies()
+    assert (code, requests) == (2, [])
+    assert err.splitlines() == [
+        f"{path}:{line_of(path, '- name: local')}: error: tool 'local' did not start: "
+        "cannot run 'npx': No such file or directory",
+        f"{path}:{line_of(path, '- name: remote')}: error: tool 'remote' did not start: "
+        "ConnectError: All connection attempts failed",
+        f"{path}:{line_of(path, '- name: settings')}: error: tool 'settings' did not start: "
+        f"cannot read env_file {tmp_path / 'missing.env'}: [Errno 2] No such file or "
+        f"directory: '{tmp_path / 'missing.env'}'",
+    ]
 
 
 def test_two_servers_offering_one_name_is_a_preflight_error(tmp_path: Path) -> None:

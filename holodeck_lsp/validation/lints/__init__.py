@@ -1,0 +1,38 @@
+"""Rules beyond the models, one module per family: graders, other files, and what
+HoloDeck tolerates but cannot work as written (warnings). They walk the logical data
+the models were validated on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from holodeck_lsp.validation.collector import Collector
+from holodeck_lsp.validation.context import ValidationContext
+from holodeck_lsp.validation.lints.cases import file_rules, text_rules
+from holodeck_lsp.validation.lints.graders import metric_rules
+from holodeck_lsp.validation.lints.run_differences import run_difference_rules
+from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
+from holodeck_lsp.validation.lints.walk import exchanges
+
+
+def lint_test_cases(
+    logical: dict[str, Any],
+    collector: Collector,
+    base: Path,
+    ctx: ValidationContext,
+    tool_names: list[str] | None,
+    standalone: bool = True,
+) -> None:
+    for path, exchange in exchanges(logical):
+        text_rules(path, exchange, collector)
+        tool_rules(path, exchange, collector, tool_names)
+        file_rules(path, exchange, collector, base)
+    metric_rules(logical, collector, base, ctx, standalone)
+    run_difference_rules(logical, collector)
+
+
+def lint_agent(
+    logical: dict[str, Any], collector: Collector, base: Path, ctx: ValidationContext
+) -> None:
+    lint_test_cases(logical, collector, base, ctx, declared_tool_names(logical), standalone=False)

@@ -1,0 +1,45 @@
+"""Test-case content HoloDeck loads but cannot use: invisible text (HL205), `files:`
+paths that do not exist (HL603)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from holodeck_lsp.validation.collector import Collector
+from holodeck_lsp.validation.yaml.source_map import Path as YPath
+
+_INVISIBLE = re.compile(r"[\s\u200b\u200c\u200d\u2060\ufeff\u00ad]*")
+
+
+def text_rules(path: YPath, exchange: dict[str, Any], collector: Collector) -> None:
+    for key in ("name", "input", "ground_truth"):
+        value = exchange.get(key)
+        if isinstance(value, str) and value.strip() and _INVISIBLE.fullmatch(value):
+            collector.emit(
+                (*path, key), "HL205", f"{key} holds only invisible characters; it reads as empty"
+            )
+
+
+def _exists(target: Path) -> bool:
+    try:
+        return target.exists()
+    except OSError:  # a name longer than the file system allows, say
+        return False
+
+
+def file_rules(path: YPath, exchange: dict[str, Any], collector: Collector, base: Path) -> None:
+    files = exchange.get("files")
+    if not isinstance(files, list):
+        return
+    for j, item in enumerate(files):
+        local = item.get("path") if isinstance(item, dict) else None
+        if isinstance(local, str) and local and "${" not in local:
+            target = Path(local) if Path(local).is_absolute() else base / local
+            if not _exists(target):
+                collector.emit(
+                    (*path, "files", j, "path"),
+                    "HL603",
+                    f"file {local!r} not found (looked for {target})",
+                )
