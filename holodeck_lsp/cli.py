@@ -260,7 +260,7 @@ def run(
     ] = None,
     output: Annotated[
         list[Path] | None,
-        typer.Option("--output", "-o", help="Report file: .json, .md or .xml. Repeatable."),
+        typer.Option("--output", "-o", help="Report file: .json, .md, .xml or .html. Repeatable."),
     ] = None,
     events: Annotated[
         str | None,
@@ -328,7 +328,9 @@ def merge(
     reports: Annotated[list[Path], typer.Argument(help="JSON reports of `run` (e.g. shards).")],
     output: Annotated[
         list[Path] | None,
-        typer.Option("--output", "-o", help="Merged report: .json, .md or .xml. Repeatable."),
+        typer.Option(
+            "--output", "-o", help="Merged report: .json, .md, .xml or .html. Repeatable."
+        ),
     ] = None,
     allow_partial: Annotated[
         bool,

@@ -1,4 +1,4 @@
-"""Report formats of a run: the `TestReport` JSON, Markdown and JUnit XML."""
+"""Report formats of a run: the `TestReport` JSON, Markdown, JUnit XML and HTML."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.output import atomic_write
+from holodeck_lsp.runner.reports.html import render_html
 from holodeck_lsp.runner.reports.junit import render_junit
 from holodeck_lsp.runner.reports.markdown import render_markdown
 
@@ -26,6 +27,8 @@ RENDERERS: dict[str, Callable[[TestReport], str]] = {
     ".md": render_markdown,
     ".markdown": render_markdown,
     ".xml": render_junit,
+    ".html": render_html,
+    ".htm": render_html,
 }
 
 
@@ -34,7 +37,7 @@ def renderer_for(path: Path) -> Callable[[TestReport], str]:
     try:
         return RENDERERS[path.suffix.lower()]
     except KeyError:
-        raise ValueError(f"{path}: unknown report format; use .json, .md or .xml") from None
+        raise ValueError(f"{path}: unknown report format; use .json, .md, .xml or .html") from None
 
 
 def write_reports(
