@@ -29,7 +29,7 @@ from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.test_case import MATCHER_KEYS, ExpectedTool, TestCaseModel, Turn
 from holodeck_lsp.validation.documents import Kind
 from holodeck_lsp.validation.model_tree import models_in, type_at, union_members, unwrap
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 ItemKind = Literal["key", "value", "snippet"]
 _PLAIN_SAFE = re.compile(r"[A-Za-z_][\w.-]*")
@@ -78,7 +78,7 @@ def _block_value(tp: Any) -> bool:
     )
 
 
-def _key_items(root: type[BaseModel], ctx: CursorContext, path: Path) -> list[CompletionItem]:
+def _key_items(root: type[BaseModel], ctx: CursorContext, path: YamlPath) -> list[CompletionItem]:
     items: list[CompletionItem] = []
     taken = set(ctx.siblings)
     indent = " " * (ctx.column + 2)

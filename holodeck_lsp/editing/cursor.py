@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # A plain or quoted key followed by `:` and a space or the end of the line.
 _KEY = re.compile(
@@ -122,8 +122,8 @@ class _Lines:
         return found
 
 
-def mapping_path(lines: _Lines, start: int, col: int) -> Path | None:
-    """Path of the block mapping whose keys stand at ``col``, holding line ``start``.
+def mapping_path(lines: _Lines, start: int, col: int) -> YamlPath | None:
+    """YamlPath of the block mapping whose keys stand at ``col``, holding line ``start``.
 
     Scans upward from ``start`` (inclusive). None when the column is inside a value
     (a block scalar, a multi-line scalar or a flow collection) rather than a mapping.
@@ -146,7 +146,7 @@ def mapping_path(lines: _Lines, start: int, col: int) -> Path | None:
     return ()
 
 
-def _owner(lines: _Lines, j: int, col: int) -> Path | None:
+def _owner(lines: _Lines, j: int, col: int) -> YamlPath | None:
     """The path of the value that line ``j`` opens for content at column ``col``."""
     s = lines[j]
     if s.key is not None and s.key_col < col:
@@ -159,12 +159,12 @@ def _owner(lines: _Lines, j: int, col: int) -> Path | None:
     return None
 
 
-def _item_path(lines: _Lines, j: int, dash: int) -> Path | None:
+def _item_path(lines: _Lines, j: int, dash: int) -> YamlPath | None:
     found = sequence_item(lines, j, dash)
     return None if found is None else (*found[0], found[1])
 
 
-def sequence_item(lines: _Lines, start: int, dash: int) -> tuple[Path, int] | None:
+def sequence_item(lines: _Lines, start: int, dash: int) -> tuple[YamlPath, int] | None:
     """(path of the sequence whose dashes stand at ``dash``, index of line ``start``'s item)."""
     s0 = lines[start]
     if dash in s0.dashes and s0.dashes.index(dash) > 0:  # `- - x`: a nested first item
@@ -207,7 +207,7 @@ class CursorContext:
     """
 
     mode: CursorMode
-    path: Path
+    path: YamlPath
     prefix: str  # what is typed of the word at the cursor
     start: int  # column where that word starts (the replace range begins here)
     end: int  # column where it ends (at or after the cursor)
@@ -364,7 +364,7 @@ def cursor_context(text: str, line: int, character: int) -> CursorContext | None
 class KeyAt:
     """The `key: value` entry under the cursor on one line."""
 
-    path: Path
+    path: YamlPath
     part: Literal["key", "value"]
     start: int  # columns of the part under the cursor
     end: int

@@ -17,7 +17,7 @@ from pydantic.fields import FieldInfo
 
 from holodeck_lsp.models.test_case import MATCHER_KEYS, ExpectedTool
 from holodeck_lsp.validation.model_tree import literal_values, models_in, type_at, unwrap
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _UNIONS = (Union, types.UnionType)
 _NAMES: dict[Any, str] = {
@@ -116,7 +116,9 @@ def describe_field(name: str, info: FieldInfo) -> FieldDoc:
     )
 
 
-def parent_models(root: type[BaseModel], parent: Path, data: Any = None) -> list[type[BaseModel]]:
+def parent_models(
+    root: type[BaseModel], parent: YamlPath, data: Any = None
+) -> list[type[BaseModel]]:
     """The models a mapping at ``parent`` may be, narrowed by its `type` when written."""
     tp = type_at(root, parent)
     models = models_in(tp) if tp is not None else []
@@ -134,7 +136,7 @@ def parent_models(root: type[BaseModel], parent: Path, data: Any = None) -> list
     return models
 
 
-def is_matcher_mapping(root: type[BaseModel], path: Path) -> bool:
+def is_matcher_mapping(root: type[BaseModel], path: YamlPath) -> bool:
     """Whether ``path`` is an argument's value under an expected tool's `args`."""
     return (
         len(path) >= 2
@@ -148,7 +150,7 @@ def matcher_doc(key: str) -> FieldDoc:
     return FieldDoc(key, "text", True, None, (info.description or "").strip(), ())
 
 
-def field_doc(root: type[BaseModel], path: Path, data: Any = None) -> FieldDoc | None:
+def field_doc(root: type[BaseModel], path: YamlPath, data: Any = None) -> FieldDoc | None:
     """The documentation of the field a path's last key names (None if no field)."""
     if not path or not isinstance(path[-1], str):
         return None

@@ -15,7 +15,7 @@ from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric, GEvalMe
 from holodeck_lsp.validation.collector import value_at
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
 from holodeck_lsp.validation.yaml.loader import LoadedYaml
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, YamlPath
 
 MATCHERS = ("fuzzy", "regex")
 # Fields a metric of another type has and a code metric does not.
@@ -32,7 +32,7 @@ def _value_range(info: NodeInfo) -> Range:
     return Range.of(v.line, v.col, v.end_line, v.end_col)
 
 
-def path_with_key_at(source_map: SourceMap, where: Range) -> Path | None:
+def path_with_key_at(source_map: SourceMap, where: Range) -> YamlPath | None:
     """The path of the mapping entry whose key starts where ``where`` starts."""
     start = (where.start.line, where.start.character)
     for path in source_map.paths():
@@ -42,7 +42,7 @@ def path_with_key_at(source_map: SourceMap, where: Range) -> Path | None:
     return None
 
 
-def _path_with_value_at(source_map: SourceMap, where: Range) -> Path | None:
+def _path_with_value_at(source_map: SourceMap, where: Range) -> YamlPath | None:
     start = (where.start.line, where.start.character)
     for path in source_map.paths():
         info = source_map.get(path)

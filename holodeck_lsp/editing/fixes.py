@@ -26,7 +26,7 @@ from holodeck_lsp.editing.text_edits import (
 from holodeck_lsp.models.test_case import SINGLE_TURN_FIELDS
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, YamlPath
 
 FixKind = Literal["quickfix", "refactor"]
 
@@ -87,7 +87,9 @@ def _flow(doc: Text, info: NodeInfo) -> bool:
     return doc.line_text(info.value.line)[info.value.col : info.value.col + 1] in ("{", "[")
 
 
-def _move_into_first_turn(doc: Text, loaded: LoadedYaml, case: Path, keys: list[str]) -> str | None:
+def _move_into_first_turn(
+    doc: Text, loaded: LoadedYaml, case: YamlPath, keys: list[str]
+) -> str | None:
     """The text with ``keys`` of the test case at ``case`` moved into its turns[0]."""
     smap = loaded.source_map
     entries = block_entries(doc, smap, case)
@@ -118,7 +120,7 @@ def _move_into_first_turn(doc: Text, loaded: LoadedYaml, case: Path, keys: list[
     return text
 
 
-def _case_of(path: Path, list_top: bool) -> Path | None:
+def _case_of(path: YamlPath, list_top: bool) -> YamlPath | None:
     """The path of the test case that holds ``path``."""
     if list_top and path and isinstance(path[0], int):
         return path[:1]
@@ -224,7 +226,7 @@ def _replace_all(doc: Text, edits: list[TextEdit]) -> TextEdit:
     return minimal_edit(doc.text, apply(doc.text, edits))
 
 
-def _to_multi_turn(doc: Text, loaded: LoadedYaml, case: Path) -> str | None:
+def _to_multi_turn(doc: Text, loaded: LoadedYaml, case: YamlPath) -> str | None:
     entries = block_entries(doc, loaded.source_map, case)
     if not entries:
         return None

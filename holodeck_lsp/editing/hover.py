@@ -12,7 +12,7 @@ from holodeck_lsp.validation.collector import value_at
 from holodeck_lsp.validation.diagnostics import Range
 from holodeck_lsp.validation.documents import Kind
 from holodeck_lsp.validation.yaml.loader import load_yaml
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,8 @@ class HoverInfo:
     range: Range
 
 
-def _from_parse(text: str, line: int, character: int) -> tuple[Path, Range, Any] | None:
-    """Path and range from a full parse (flow mappings, keys the line scan cannot read)."""
+def _from_parse(text: str, line: int, character: int) -> tuple[YamlPath, Range, Any] | None:
+    """YamlPath and range from a full parse (flow mappings, keys the line scan cannot read)."""
     loaded = load_yaml(text)
     if not loaded.parsed:
         return None

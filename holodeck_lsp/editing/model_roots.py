@@ -8,7 +8,7 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_cases_file import TestCasesFile
 from holodeck_lsp.validation.documents import Kind
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 ROOTS: dict[str, type[BaseModel]] = {
     "agent": Agent,
@@ -17,7 +17,7 @@ ROOTS: dict[str, type[BaseModel]] = {
 }
 
 
-def logical_path(kind: Kind, path: Path) -> Path:
+def logical_path(kind: Kind, path: YamlPath) -> YamlPath:
     """A test-case file's own path as the `test_cases[...]` path its root model uses."""
     if kind == "test-cases" and (not path or isinstance(path[0], int)):
         return ("test_cases", *path)

@@ -10,7 +10,7 @@ from holodeck_lsp.editing.cursor import key_at, unquote
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.models.evaluation import GRADER_RE
 from holodeck_lsp.validation.yaml.loader import load_yaml
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class Target:
     character: int
 
 
-def _value_at_cursor(text: str, line: int, character: int) -> tuple[YPath, str] | None:
+def _value_at_cursor(text: str, line: int, character: int) -> tuple[YamlPath, str] | None:
     found = key_at(text, line, character)
     if found is not None and found.part == "value":
         raw = text.split("\n")[line][found.start : found.end]
@@ -40,7 +40,7 @@ def _value_at_cursor(text: str, line: int, character: int) -> tuple[YPath, str] 
     return (path, value) if isinstance(value, str) else None
 
 
-def _is_file_ref(path: YPath) -> bool:
+def _is_file_ref(path: YamlPath) -> bool:
     if path == ("test_cases_file",) or path == ("instructions", "file"):
         return True
     return (

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from holodeck_lsp.validation.diagnostics import Position, Range
 from holodeck_lsp.validation.yaml.loader import load_yaml
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap, Span
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
 SymbolKind = Literal["section", "test-case", "turn"]
 _EXCERPT = 60
@@ -57,7 +57,7 @@ def _excerpt(value: Any) -> str:
     return first if len(first) <= _EXCERPT else first[: _EXCERPT - 1] + "…"
 
 
-def _selection(doc: _Doc, path: Path, info: NodeInfo, within: Range) -> Range:
+def _selection(doc: _Doc, path: YamlPath, info: NodeInfo, within: Range) -> Range:
     named = doc.map.get((*path, "name"))
     chosen = doc.span(named.value) if named is not None else within
     if chosen.start < within.start or chosen.end > within.end:
@@ -65,7 +65,7 @@ def _selection(doc: _Doc, path: Path, info: NodeInfo, within: Range) -> Range:
     return chosen
 
 
-def _turns(doc: _Doc, data: Any, path: Path) -> tuple[Symbol, ...]:
+def _turns(doc: _Doc, data: Any, path: YamlPath) -> tuple[Symbol, ...]:
     turns = data.get("turns") if isinstance(data, dict) else None
     out = []
     for k, turn in enumerate(turns if isinstance(turns, list) else []):
@@ -78,7 +78,7 @@ def _turns(doc: _Doc, data: Any, path: Path) -> tuple[Symbol, ...]:
     return tuple(out)
 
 
-def _cases(doc: _Doc, cases: Any, prefix: Path) -> tuple[Symbol, ...]:
+def _cases(doc: _Doc, cases: Any, prefix: YamlPath) -> tuple[Symbol, ...]:
     out = []
     for i, case in enumerate(cases if isinstance(cases, list) else []):
         path = (*prefix, i)

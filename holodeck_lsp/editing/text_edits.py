@@ -10,7 +10,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from holodeck_lsp.validation.diagnostics import Position, Range
-from holodeck_lsp.validation.yaml.source_map import Path, SourceMap
+from holodeck_lsp.validation.yaml.source_map import SourceMap, YamlPath
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def _extent_end(doc: Text, key_line: int, key_col: int, scalar_end: int, sequenc
     return last
 
 
-def block_entries(doc: Text, source_map: SourceMap, path: Path) -> list[Entry] | None:
+def block_entries(doc: Text, source_map: SourceMap, path: YamlPath) -> list[Entry] | None:
     """The entries of the block mapping at ``path`` in text order; None for flow style."""
     info = source_map.get(path)
     if info is None or info.kind != "mapping":

@@ -6,25 +6,25 @@ from __future__ import annotations
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.runner.plan import PlannedCase
 from holodeck_lsp.validation.collector import format_path
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
-def case_path(case: PlannedCase) -> Path:
+def case_path(case: PlannedCase) -> YamlPath:
     return ("test_cases", case.index)
 
 
-def turn_path(case: PlannedCase, turn: int) -> Path:
+def turn_path(case: PlannedCase, turn: int) -> YamlPath:
     """A turn of a multi-turn case; a single-turn case is its own (only) turn."""
     if not case.multi_turn:
         return case_path(case)
     return (*case_path(case), "turns", turn)
 
 
-def text(path: Path) -> str:
+def text(path: YamlPath) -> str:
     return format_path(path)
 
 
-def metric_paths(agent: Agent, case: PlannedCase, turn: int) -> list[Path]:
+def metric_paths(agent: Agent, case: PlannedCase, turn: int) -> list[YamlPath]:
     """The path of each metric the planned turn runs, in the plan's order (turn > test
     case > agent, as the plan chose them)."""
     model = (agent.test_cases or [])[case.index]

@@ -22,7 +22,7 @@ from holodeck_lsp.runner.matchers import arg_mismatch, mismatch
 from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.progress import Progress
 from holodeck_lsp.runner.tool_assertions import name_only
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 EVENTS_VERSION = 1
 Event = dict[str, Any]
@@ -140,7 +140,7 @@ def tool_assertions(case: PlannedCase, turn: PlannedTurn, result: TurnResult) ->
     details = iter(result.arg_match_details or [])
     out: list[Event] = []
     for k, entry in enumerate(turn.expected_tools):
-        path: Path = (*turn_path(case, result.turn_index), "expected_tools", k)
+        path: YamlPath = (*turn_path(case, result.turn_index), "expected_tools", k)
         bare = name_only(entry)
         if bare is not None:
             called = any(bare in c.name for c in calls)
@@ -153,7 +153,7 @@ def tool_assertions(case: PlannedCase, turn: PlannedTurn, result: TurnResult) ->
 
 
 def _entry(
-    path: Path, entry: ExpectedTool, calls: list[ToolInvocation], detail: dict[str, Any]
+    path: YamlPath, entry: ExpectedTool, calls: list[ToolInvocation], detail: dict[str, Any]
 ) -> list[Event]:
     """An entry with `args` or `count`: its verdict (at `.count` when only the number of
     matching calls fell short), then each argument against the call it was judged on."""
@@ -169,7 +169,7 @@ def _entry(
     if judged is None:
         return out
     for name, spec in args.items():
-        arg_path: Path = (*path, "args", name)
+        arg_path: YamlPath = (*path, "args", name)
         if name not in judged.args:
             out.append(_assertion(arg_path, "arg", False, f"arg '{name}' missing", spec, None))
             continue
@@ -180,7 +180,7 @@ def _entry(
 
 
 def _assertion(
-    path: Path, kind: str, passed: bool, message: str | None, expected: Any, actual: Any
+    path: YamlPath, kind: str, passed: bool, message: str | None, expected: Any, actual: Any
 ) -> Event:
     return {
         "path": text(path),
@@ -193,7 +193,7 @@ def _assertion(
 
 
 def metric_events(
-    case: PlannedCase, turn: PlannedTurn, paths: list[Path], result: TurnResult
+    case: PlannedCase, turn: PlannedTurn, paths: list[YamlPath], result: TurnResult
 ) -> list[Event]:
     """Each metric result with the path of the metric that produced it (results come in
     the plan's order, the metrics that did not apply left out)."""

@@ -7,14 +7,12 @@ outcome is applied (or dropped as stale) back on the event loop.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
@@ -38,7 +36,6 @@ _SEVERITY = {
 }
 # Cheap signs that a YAML file may be a HoloDeck file, before paying for a parse.
 _HINTS = ("test_cases", "turns", "instructions", "input")
-_GRADER = re.compile(r"""grader\s*:\s*['"]?([\w.]+:\w+)""")
 
 
 @dataclass(frozen=True)
@@ -86,19 +83,6 @@ def is_holodeck_file(snap: Snapshot) -> bool:
     loaded = load_yaml(snap.text)
     return loaded.parsed and looks_like_suite(loaded.data)
 
-
-def grader_modules(text: str, folder: Path, roots: tuple[Path, ...]) -> set[Path]:
-    """The grader modules a document names (for re-validation when one changes)."""
-    specs = set(_GRADER.findall(text)) if "grader" in text else set()
-    if not specs:
-        return set()
-    search = default_search_path(folder, list(roots))
-    found = set()
-    for spec in specs:
-        module = resolve_grader(spec, search).module_file
-        if module is not None:
-            found.add(module.resolve())
-    return found
 
 
 def _read(path: Path, snap: Snapshot) -> str | None:
@@ -175,6 +159,6 @@ def _run(snap: Snapshot) -> Outcome:
             positions = PositionMap(_read(path, snap) or "", snap.encoding)
             outcome.lsp[path] = [to_lsp(d, positions, snap) for d in diagnostics]
     deps = {Path(f).resolve() for f in result.referenced}
-    deps |= grader_modules(snap.text, snap.path.parent, snap.roots)
+    deps |= result.grader_modules
     outcome.deps = frozenset(deps)
     return outcome

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, RelatedInformation, Severity
 from holodeck_lsp.validation.yaml.scalar_positions import value_position
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap, Span
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
 Part = Literal["value", "key", "anchor"]
 
@@ -32,10 +32,10 @@ class SourceDoc:
         return len(self.lines[line].rstrip("\r")) if 0 <= line < len(self.lines) else 0
 
 
-Router = Callable[[Path], tuple[SourceDoc, Path]]
+Router = Callable[[YamlPath], tuple[SourceDoc, YamlPath]]
 
 
-def format_path(path: Path) -> str:
+def format_path(path: YamlPath) -> str:
     out = ""
     for part in path:
         if isinstance(part, int):
@@ -47,7 +47,7 @@ def format_path(path: Path) -> str:
     return out
 
 
-def value_at(data: Any, path: Path) -> Any:
+def value_at(data: Any, path: YamlPath) -> Any:
     for part in path:
         try:
             data = data[part]
@@ -56,7 +56,7 @@ def value_at(data: Any, path: Path) -> Any:
     return data
 
 
-def test_case_label(data: Any, path: Path) -> str | None:
+def test_case_label(data: Any, path: YamlPath) -> str | None:
     """`test case "name"` for a path inside a test case (the index is in the path)."""
     if len(path) >= 2 and path[0] == "test_cases" and isinstance(path[1], int):
         name = value_at(data, path[:2] + ("name",))
@@ -73,7 +73,7 @@ def _anchor(doc: SourceDoc, info: NodeInfo) -> Span:
     return Span(v.line, v.col, v.line, max(end_col, v.col))
 
 
-def span_in(doc: SourceDoc, path: Path, part: Part = "value", char: int | None = None) -> Span:
+def span_in(doc: SourceDoc, path: YamlPath, part: Part = "value", char: int | None = None) -> Span:
     """Where ``path`` was written in ``doc``, else its nearest written ancestor."""
     found = doc.source_map.nearest(path)
     if found is None:
@@ -101,9 +101,9 @@ def _to_range(span: Span) -> Range:
 class Origin:
     """A value another file put into this document's data (the config merge does)."""
 
-    at: Path  # where the value sits in the logical data
+    at: YamlPath  # where the value sits in the logical data
     note: str  # said after the message: where the value comes from
-    source: Callable[[Path], RelatedInformation]  # the place, given the path below ``at``
+    source: Callable[[YamlPath], RelatedInformation]  # the place, given the path below ``at``
 
 
 @dataclass(frozen=True)
@@ -120,12 +120,12 @@ class Collector:
     origins: tuple[Origin, ...] = ()
 
     def span_for(
-        self, path: Path, part: Part = "value", char: int | None = None
+        self, path: YamlPath, part: Part = "value", char: int | None = None
     ) -> tuple[SourceDoc, Span]:
         doc, physical = self.route(path)
         return doc, span_in(doc, physical, part, char)
 
-    def scalar_source(self, path: Path) -> str | None:
+    def scalar_source(self, path: YamlPath) -> str | None:
         """The text of the one-line scalar written at exactly ``path``, if the source has one
         (a value the config merge put there has none)."""
         doc, physical = self.route(path)
@@ -137,7 +137,7 @@ class Collector:
 
     def emit(
         self,
-        path: Path,
+        path: YamlPath,
         code: str,
         message: str,
         *,
@@ -173,7 +173,7 @@ class Collector:
         span: Span,
         code: str,
         message: str,
-        path: Path = (),
+        path: YamlPath = (),
         data: dict[str, Any] | None = None,
         related: tuple[RelatedInformation, ...] = (),
     ) -> None:

@@ -18,7 +18,7 @@ from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.validation.collector import Origin, SourceDoc, related_at, span_in
 from holodeck_lsp.validation.diagnostics import RelatedInformation
 from holodeck_lsp.validation.documents import CONFIG_FILE_NAMES
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _PROVIDER_ALIASES = {"postgresql": "postgres"}
 
@@ -197,7 +197,7 @@ def store_names(configs: list[ConfigFile]) -> list[str]:
     return list(names)
 
 
-def _store_origin(at: YPath, name: str, configs: list[ConfigFile]) -> Origin | None:
+def _store_origin(at: YamlPath, name: str, configs: list[ConfigFile]) -> Origin | None:
     """The vector store ``name`` as the last config that defines it (the project's) wrote it."""
     config = next(
         (c for c in reversed(configs) if name in ((c.data or {}).get("vectorstores") or {})),
@@ -205,9 +205,9 @@ def _store_origin(at: YPath, name: str, configs: list[ConfigFile]) -> Origin | N
     )
     if config is None:
         return None
-    store: YPath = ("vectorstores", name)
+    store: YamlPath = ("vectorstores", name)
 
-    def source(below: YPath) -> RelatedInformation:
+    def source(below: YamlPath) -> RelatedInformation:
         # A database key comes from the store's `options` when given there, else the store.
         options = (config.data["vectorstores"][name] or {}).get("options")
         if below and isinstance(options, dict) and below[0] in options:

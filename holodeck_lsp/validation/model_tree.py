@@ -14,7 +14,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _UNION_TYPES = (Union, types.UnionType)
 
@@ -112,7 +112,7 @@ def _step(tp: Any, segment: Any) -> Any | None:
     return None
 
 
-def type_at(root: type[BaseModel], loc: Path) -> Any | None:
+def type_at(root: type[BaseModel], loc: YamlPath) -> Any | None:
     """The declared type at an error location or YAML path (tags allowed, not required)."""
     tp: Any = root
     for segment in loc:
@@ -123,7 +123,7 @@ def type_at(root: type[BaseModel], loc: Path) -> Any | None:
     return tp
 
 
-def keys_at(root: type[BaseModel], loc: Path, data: Any = None) -> list[str]:
+def keys_at(root: type[BaseModel], loc: YamlPath, data: Any = None) -> list[str]:
     """The keys a mapping at ``loc`` may hold; a union narrowed by the data's ``type``."""
     parent = type_at(root, loc)
     candidates = models_in(parent) if parent is not None else []

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from holodeck_lsp.models import errors as E
 from holodeck_lsp.validation.collector import Collector, Part, value_at
 from holodeck_lsp.validation.model_tree import is_union_tag, keys_at, step_type
-from holodeck_lsp.validation.yaml.source_map import Path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _CUSTOM_CODES = {
     E.EMPTY_STRING: "HL204",
@@ -86,7 +86,7 @@ def _describe(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def _yaml_path(root: type[BaseModel], data: Any, loc: tuple[Any, ...]) -> tuple[Path, Any]:
+def _yaml_path(root: type[BaseModel], data: Any, loc: tuple[Any, ...]) -> tuple[YamlPath, Any]:
     """(path in the data, the segment that names a missing key or None).
 
     The model type is walked alongside, so a union tag that happens to equal a key of
@@ -130,11 +130,11 @@ def report_validation_error(
     root: type[BaseModel],
     data: Any,
     collector: Collector,
-    prefix: Path = (),
+    prefix: YamlPath = (),
 ) -> None:
     """Emit one diagnostic per error (type errors of one value's union members merged)."""
-    type_errors: dict[Path, list[dict[str, Any]]] = defaultdict(list)
-    failed: list[Path] = []  # every error's place, reported or not
+    type_errors: dict[YamlPath, list[dict[str, Any]]] = defaultdict(list)
+    failed: list[YamlPath] = []  # every error's place, reported or not
     for details in exc.errors(include_url=False):
         error: dict[str, Any] = dict(details)
         loc = tuple(error["loc"])
@@ -159,7 +159,7 @@ def report_validation_error(
 
 
 def _report_type(
-    errors: list[dict[str, Any]], data: Any, collector: Collector, prefix: Path, path: Path
+    errors: list[dict[str, Any]], data: Any, collector: Collector, prefix: YamlPath, path: YamlPath
 ) -> None:
     value = value_at(data, path)
     wanted = sorted({_TYPE_NAMES[e["type"]] for e in errors})
@@ -180,9 +180,9 @@ def _report_one(
     root: type[BaseModel],
     data: Any,
     collector: Collector,
-    prefix: Path,
+    prefix: YamlPath,
     loc: tuple[Any, ...],
-    path: Path,
+    path: YamlPath,
     missing: Any,
     value: Any,
 ) -> None:

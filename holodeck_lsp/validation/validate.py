@@ -31,8 +31,7 @@ from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
 from holodeck_lsp.validation.lints.stores import unknown_stores
 from holodeck_lsp.validation.pydantic_errors import report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
-from holodeck_lsp.validation.yaml.source_map import SourceMap, Span
+from holodeck_lsp.validation.yaml.source_map import SourceMap, Span, YamlPath
 
 _YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
 
@@ -46,6 +45,8 @@ class ValidationResult:
     by_file: dict[str, list[Diagnostic]]
     referenced: list[str] = field(default_factory=list)
     agent: Agent | None = None  # the validated model, when the file is a valid agent
+    # The Python files its graders live in: a change there may change the diagnostics.
+    grader_modules: set[Path] = field(default_factory=set)
 
     def diagnostics(self, file: str | None = None) -> list[Diagnostic]:
         return self.by_file.get(file or self.file, [])
@@ -97,7 +98,7 @@ def validate_text(
     if chosen == "config":
         _validate_config_doc(doc, collector)
     elif chosen == "test-cases":
-        _validate_cases_doc(doc, by_file, path, ctx)
+        result.grader_modules = _validate_cases_doc(doc, by_file, path, ctx)
     else:
         _validate_agent(doc, by_file, path, ctx, result)
     return _finish(result, ctx)
@@ -139,7 +140,7 @@ def _validate_config_doc(doc: SourceDoc, collector: Collector) -> None:
         report_validation_error(exc, GlobalConfig, doc.data, collector)
 
 
-def _cases_payload(data: Any) -> tuple[Any, YPath]:
+def _cases_payload(data: Any) -> tuple[Any, YamlPath]:
     if isinstance(data, dict) and "test_cases" in data:
         return data["test_cases"], ("test_cases",)
     return data, ()
@@ -147,9 +148,10 @@ def _cases_payload(data: Any) -> tuple[Any, YPath]:
 
 def _validate_cases_doc(
     doc: SourceDoc, by_file: dict[str, list[Diagnostic]], path: Path, ctx: ValidationContext
-) -> None:
+) -> set[Path]:
+    """Validates a standalone test-case file; returns the grader modules it names."""
     if not doc.data:
-        return
+        return set()
     cases, prefix = _cases_payload(doc.data)
     logical = {"test_cases": cases}
     # Report paths as `test_cases[i]` whatever the file's own shape.
@@ -163,12 +165,12 @@ def _validate_cases_doc(
             "HL602",
             "a test-case file holds a list of test cases, or a mapping with a 'test_cases:' list",
         )
-        return
+        return set()
     try:
         TestCasesFile.model_validate(logical)
     except ValidationError as exc:
         report_validation_error(exc, TestCasesFile, logical, collector)
-    lint_test_cases(logical, collector, path.parent, ctx, tool_names=None)
+    return lint_test_cases(logical, collector, path.parent, ctx, tool_names=None)
 
 
 def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, LoadedYaml] | None:
@@ -239,7 +241,7 @@ def _validate_agent(
         result.agent = agent_model_for(logical).model_validate(logical, context=context)
     except ValidationError as exc:
         report_validation_error(exc, Agent, logical, collector)
-    lint_agent(logical, collector, path.parent, ctx)
+    result.grader_modules = lint_agent(logical, collector, path.parent, ctx)
 
 
 _AGENT_VARIANTS: dict[frozenset[str], type[Agent]] = {}
@@ -265,7 +267,7 @@ def agent_model_for(data: dict[str, Any]) -> type[Agent]:
     return model
 
 
-def _same_doc(doc: SourceDoc) -> Callable[[YPath], tuple[SourceDoc, YPath]]:
+def _same_doc(doc: SourceDoc) -> Callable[[YamlPath], tuple[SourceDoc, YamlPath]]:
     return lambda path: (doc, path)
 
 
@@ -321,7 +323,7 @@ def _attach_test_cases_file(
     path: Path,
     ctx: ValidationContext,
     result: ValidationResult,
-) -> tuple[SourceDoc, YPath] | None:
+) -> tuple[SourceDoc, YamlPath] | None:
     ref = logical.pop("test_cases_file", None)
     if ref is None:
         return None

@@ -13,7 +13,7 @@ from holodeck_lsp.models.evaluation import (
     GEvalMetric,
     RAGMetric,
 )
-from holodeck_lsp.models.test_result import MetricKind, MetricResult, ToolInvocation
+from holodeck_lsp.models.test_result import MetricResult, ToolInvocation
 from holodeck_lsp.runner.backends.base import TurnRequest
 from holodeck_lsp.runner.evaluators.code import (
     DEFAULT_GRADER_TIMEOUT,
@@ -41,10 +41,6 @@ def metric_name(metric: AnyMetric) -> str:
     if isinstance(metric, RAGMetric):
         return metric.metric_type.value
     return metric.metric
-
-
-def metric_kind(metric: AnyMetric) -> MetricKind:
-    return metric.type
 
 
 @dataclass(frozen=True)
@@ -80,7 +76,7 @@ def _result(metric: AnyMetric, start: float, **values: Any) -> MetricResult:
     values.setdefault("retry_count", 0)
     return MetricResult(
         metric_name=metric_name(metric),
-        kind=metric_kind(metric),
+        kind=metric.type,
         threshold=getattr(metric, "threshold", None),
         evaluation_time_ms=int((time.perf_counter() - start) * 1000),
         **values,
@@ -189,7 +185,7 @@ async def _judged(
     )
     name = metric_name(metric)
     request = TurnRequest("", view.turn_index, view.case_label, view.case_index, judge=name)
-    judged = await judge_metric(metric, name, metric_kind(metric), given, request, judges)
+    judged = await judge_metric(metric, name, metric.type, given, request, judges)
     out.execution_errors += judged.execution_error
     _record(metric, judged.result, out)
 

@@ -23,16 +23,19 @@ def lint_test_cases(
     ctx: ValidationContext,
     tool_names: list[str] | None,
     standalone: bool = True,
-) -> None:
+) -> set[Path]:
+    """Emits every lint; returns the grader modules the metrics name (they exist)."""
     for path, exchange in exchanges(logical):
         text_rules(path, exchange, collector)
         tool_rules(path, exchange, collector, tool_names)
         file_rules(path, exchange, collector, base)
-    metric_rules(logical, collector, base, ctx, standalone)
+    modules = metric_rules(logical, collector, base, ctx, standalone)
     run_difference_rules(logical, collector)
+    return modules
 
 
 def lint_agent(
     logical: dict[str, Any], collector: Collector, base: Path, ctx: ValidationContext
-) -> None:
-    lint_test_cases(logical, collector, base, ctx, declared_tool_names(logical), standalone=False)
+) -> set[Path]:
+    tools = declared_tool_names(logical)
+    return lint_test_cases(logical, collector, base, ctx, tools, standalone=False)

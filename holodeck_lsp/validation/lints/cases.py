@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.validation.collector import Collector
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _INVISIBLE = re.compile(r"[\s\u200b\u200c\u200d\u2060\ufeff\u00ad]*")
 
 
-def text_rules(path: YPath, exchange: dict[str, Any], collector: Collector) -> None:
+def text_rules(path: YamlPath, exchange: dict[str, Any], collector: Collector) -> None:
     for key in ("name", "input", "ground_truth"):
         value = exchange.get(key)
         if isinstance(value, str) and value.strip() and _INVISIBLE.fullmatch(value):
@@ -29,7 +29,7 @@ def _exists(target: Path) -> bool:
         return False
 
 
-def file_rules(path: YPath, exchange: dict[str, Any], collector: Collector, base: Path) -> None:
+def file_rules(path: YamlPath, exchange: dict[str, Any], collector: Collector, base: Path) -> None:
     files = exchange.get("files")
     if not isinstance(files, list):
         return

@@ -34,8 +34,10 @@ def metric_rules(
     base: Path,
     ctx: ValidationContext,
     standalone: bool,
-) -> None:
+) -> set[Path]:
+    """Emits what is wrong with the metrics; returns the grader modules found."""
     resolved: dict[str, tuple[str | None, str]] = {}
+    modules: set[Path] = set()
     search: list[Path] | None = None  # built on the first grader: most suites have none
     for at, metric in metrics(logical):
         kind = metric_kind(metric)
@@ -56,7 +58,7 @@ def metric_rules(
             continue
         if grader not in resolved:
             search = search if search is not None else default_search_path(base, ctx.search_paths)
-            resolved[grader] = _resolve(grader, base, search, ctx)
+            resolved[grader] = _resolve(grader, base, search, ctx, modules)
         code, message = resolved[grader]
         if code is None:
             continue
@@ -66,12 +68,15 @@ def metric_rules(
             severity = Severity.WARNING
             message += " (searched from this file's folder; the agent's folder may differ)"
         collector.emit((*at, "grader"), code, message, severity=severity)
+    return modules
 
 
 def _resolve(
-    grader: str, base: Path, search: list[Path], ctx: ValidationContext
+    grader: str, base: Path, search: list[Path], ctx: ValidationContext, modules: set[Path]
 ) -> tuple[str | None, str]:
     static = resolve_grader(grader, search)
+    if static.module_file is not None:
+        modules.add(static.module_file.resolve())
     if static.status in _STATIC_STATUS_CODES:
         return _STATIC_STATUS_CODES[static.status], static.message
     if ctx.import_graders:

@@ -10,7 +10,7 @@ from typing import Any
 from holodeck_lsp.models.evaluation import metric_kind
 from holodeck_lsp.validation.collector import Collector, related_at
 from holodeck_lsp.validation.lints.walk import cases, metrics
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # The flags of the one evaluator `holodeck test` builds per kind, with their defaults.
 _EVALUATOR_FLAGS: dict[str, dict[str, Any]] = {
@@ -27,8 +27,8 @@ _EVALUATOR_FLAGS: dict[str, dict[str, Any]] = {
 def run_difference_rules(logical: dict[str, Any], collector: Collector) -> None:
     """What `holodeck test` accepts but does not run as written (docs/runner.md,
     "Differences from `holodeck test`")."""
-    last: dict[str, tuple[YPath, dict[str, Any]]] = {}
-    declared: list[tuple[str, YPath, dict[str, Any]]] = []
+    last: dict[str, tuple[YamlPath, dict[str, Any]]] = {}
+    declared: list[tuple[str, YamlPath, dict[str, Any]]] = []
     for at, metric in metrics(logical):
         kind = metric_kind(metric)
         if kind != "code" and metric.get("enabled") is False:

@@ -8,7 +8,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import MATCHER_KEYS
 from holodeck_lsp.validation.collector import Collector
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _PLAIN_ARG = re.compile(r"[^.\[\]]+")
 # Tool kinds whose callable names are the declared tool name.
@@ -16,7 +16,7 @@ _NAMED_TOOL_TYPES = {"function", "vectorstore", "prompt", "hierarchical_document
 
 
 def tool_rules(
-    path: YPath, exchange: dict[str, Any], collector: Collector, tool_names: list[str] | None
+    path: YamlPath, exchange: dict[str, Any], collector: Collector, tool_names: list[str] | None
 ) -> None:
     tools = exchange.get("expected_tools")
     if not isinstance(tools, list):
@@ -58,7 +58,7 @@ def tool_rules(
             )
 
 
-def _arg_key_rule(at: YPath, key: Any, collector: Collector) -> None:
+def _arg_key_rule(at: YamlPath, key: Any, collector: Collector) -> None:
     if not isinstance(key, str):
         collector.emit(
             at, "HL405", f"argument name {key!r} is not text; it never matches", part="key"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_lsp.validation.yaml.source_map import Path as YPath
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
-def cases(logical: dict[str, Any]) -> Iterator[tuple[YPath, dict[str, Any]]]:
+def cases(logical: dict[str, Any]) -> Iterator[tuple[YamlPath, dict[str, Any]]]:
     cases = logical.get("test_cases")
     if isinstance(cases, list):
         for i, case in enumerate(cases):
@@ -16,7 +16,7 @@ def cases(logical: dict[str, Any]) -> Iterator[tuple[YPath, dict[str, Any]]]:
                 yield ("test_cases", i), case
 
 
-def exchanges(logical: dict[str, Any]) -> Iterator[tuple[YPath, dict[str, Any]]]:
+def exchanges(logical: dict[str, Any]) -> Iterator[tuple[YamlPath, dict[str, Any]]]:
     """Every test case and every turn: the mappings that carry input, tools and files."""
     for path, case in cases(logical):
         yield path, case
@@ -27,7 +27,7 @@ def exchanges(logical: dict[str, Any]) -> Iterator[tuple[YPath, dict[str, Any]]]
                     yield (*path, "turns", k), turn
 
 
-def metrics(logical: dict[str, Any]) -> Iterator[tuple[YPath, dict[str, Any]]]:
+def metrics(logical: dict[str, Any]) -> Iterator[tuple[YamlPath, dict[str, Any]]]:
     evaluations = logical.get("evaluations")
     if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
         for j, metric in enumerate(evaluations["metrics"]):

@@ -24,7 +24,7 @@ from holodeck_lsp.validation.yaml.loader import (
     fast_reader_accepts,
     load_yaml,
 )
-from holodeck_lsp.validation.yaml.source_map import NodeInfo, Path, SourceMap, Span
+from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
 MIN_LINES = 400  # below this a whole parse is fast enough
 _CACHE_SIZE = 8192
@@ -56,7 +56,7 @@ def _unsafe(text: str) -> bool:
 class _Item:
     ok: bool
     data: Any
-    nodes: dict[Path, NodeInfo]  # lines relative to the item's first line
+    nodes: dict[YamlPath, NodeInfo]  # lines relative to the item's first line
     problems: tuple[YamlProblem, ...]
 
 
@@ -82,14 +82,14 @@ class ChunkedSourceMap(SourceMap):
     """A head map plus one map per list item, each kept in its own item's line numbers."""
 
     def __init__(
-        self, head: dict[Path, NodeInfo], prefix: Path, items: list[tuple[int, _Item]]
+        self, head: dict[YamlPath, NodeInfo], prefix: YamlPath, items: list[tuple[int, _Item]]
     ) -> None:
         super().__init__(head)
         self._prefix = prefix
         self._items = items
         self._starts = [start for start, _ in items]
 
-    def _split(self, path: Path) -> tuple[int, Path] | None:
+    def _split(self, path: YamlPath) -> tuple[int, YamlPath] | None:
         n = len(self._prefix)
         if len(path) > n and path[:n] == self._prefix:
             index = path[n]
@@ -101,7 +101,7 @@ class ChunkedSourceMap(SourceMap):
                 return index, (0, *path[n + 1 :])
         return None
 
-    def get(self, path: Path) -> NodeInfo | None:
+    def get(self, path: YamlPath) -> NodeInfo | None:
         inside = self._split(path)
         if inside is None:
             return self._nodes.get(path)
@@ -109,17 +109,17 @@ class ChunkedSourceMap(SourceMap):
         info = item.nodes.get(inside[1])
         return _shift(info, start) if info is not None else None
 
-    def paths(self) -> list[Path]:
+    def paths(self) -> list[YamlPath]:
         out = list(self._nodes)
         for index, (_, item) in enumerate(self._items):
             out.extend((*self._prefix, index, *rel[1:]) for rel in item.nodes if rel)
         return out
 
-    def path_at(self, line: int, col: int) -> Path | None:
+    def path_at(self, line: int, col: int) -> YamlPath | None:
         index = bisect_right(self._starts, line) - 1
         if index >= 0:
             start, item = self._items[index]
-            best: Path | None = None
+            best: YamlPath | None = None
             for rel, info in item.nodes.items():
                 if not rel:
                     continue
@@ -154,7 +154,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _cut(text: str) -> tuple[Path, list[int], int] | None:
+def _cut(text: str) -> tuple[YamlPath, list[int], int] | None:
     """(list path, item start lines, end line) of the suite's block list, if it has one."""
     key = _LIST_KEY.search(text)
     begin = key.end() if key is not None else 0
@@ -219,7 +219,7 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
         ]
         return LoadedYaml(None, SourceMap({}), problems, parsed=False)
     data_items = [item.data for _, item in items]
-    head_nodes: dict[Path, NodeInfo] = dict(head.source_map._nodes) if head else {}
+    head_nodes: dict[YamlPath, NodeInfo] = dict(head.source_map._nodes) if head else {}
     last_start, last = items[-1]
     last_end = _shift(last.nodes[()], last_start).value
     first_dash = Span(starts[0], _indent(lines[starts[0]]), last_end.end_line, last_end.end_col)

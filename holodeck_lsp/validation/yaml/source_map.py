@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-Path = tuple[Any, ...]
+YamlPath = tuple[Any, ...]  # keys and indices from the document root
 NodeKind = Literal["scalar", "sequence", "mapping"]
 
 
@@ -32,25 +32,25 @@ class NodeInfo(NamedTuple):
 
 
 class SourceMap:
-    """Path -> node positions, with lookups that tolerate paths the YAML does not have."""
+    """YamlPath -> node positions, with lookups that tolerate paths the YAML does not have."""
 
-    def __init__(self, nodes: dict[Path, NodeInfo]) -> None:
+    def __init__(self, nodes: dict[YamlPath, NodeInfo]) -> None:
         self._nodes = nodes
 
-    def __contains__(self, path: Path) -> bool:
+    def __contains__(self, path: YamlPath) -> bool:
         return self.get(path) is not None
 
-    def get(self, path: Path) -> NodeInfo | None:
+    def get(self, path: YamlPath) -> NodeInfo | None:
         return self._nodes.get(path)
 
-    def paths(self) -> list[Path]:
+    def paths(self) -> list[YamlPath]:
         return list(self._nodes)
 
-    def items(self) -> list[tuple[Path, NodeInfo]]:
+    def items(self) -> list[tuple[YamlPath, NodeInfo]]:
         """Every path with its node (a copy of the table)."""
         return [(path, info) for path in self.paths() if (info := self.get(path)) is not None]
 
-    def nearest(self, path: Path) -> tuple[Path, NodeInfo] | None:
+    def nearest(self, path: YamlPath) -> tuple[YamlPath, NodeInfo] | None:
         """The node at ``path``, else at its longest prefix that exists."""
         for end in range(len(path), -1, -1):
             info = self.get(path[:end])
@@ -58,9 +58,9 @@ class SourceMap:
                 return path[:end], info
         return None
 
-    def path_at(self, line: int, col: int) -> Path | None:
+    def path_at(self, line: int, col: int) -> YamlPath | None:
         """The deepest path whose key or value contains the position."""
-        best: Path | None = None
+        best: YamlPath | None = None
         for path, info in self._nodes.items():
             hit = info.value.contains(line, col) or (
                 info.key is not None and info.key.contains(line, col)
