@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import click
 import typer
 
+from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import FORMATS
 from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from holodeck_lsp.validation.codes import (
@@ -362,8 +363,21 @@ def merge(
     raise typer.Exit(code)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"holodeck-lsp {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Validate, serve and run HoloDeck agent and test-suite YAML."""
 
 
