@@ -1,7 +1,7 @@
 """JSON Schemas (draft-07) generated from the models, never written by hand: the passes in order.
 
-Pydantic produces the schema; `_Generator` marks the tagged unions and strict scalars it
-meets, and a post-processing pass turns the result into what YAML editors work best with:
+Pydantic produces the schema (`raw.py`, which marks the tagged unions and strict scalars
+it meets); the passes, one module each, turn it into what YAML editors work best with:
 
 - tagged unions become `if`/`then` on their `type` key, so a bad entry gets one error
   from its own kind instead of "matches none of";
