@@ -68,13 +68,9 @@ def _blank_text_rules(defs: dict[str, Schema], models: dict[str, type[BaseModel]
 
 
 def _matcher_schema() -> Schema:
-    from holodeck_lsp.models.test_case import MATCHER_KEYS
+    from holodeck_lsp.models.test_case import MATCHER_KEYS, MATCHER_MEANINGS
 
-    told = {
-        "fuzzy": "Compared ignoring case, surrounding and repeated whitespace and thousands "
-        "separators; numbers compare numerically.",
-        "regex": "A regular expression that must match the whole actual value (as text).",
-    }
+    told = {key: text[0].upper() + text[1:] + "." for key, text in MATCHER_MEANINGS.items()}
 
     def only(key: str) -> Schema:
         return {
