@@ -27,21 +27,57 @@ from pathlib import Path
 CASES, TURNS, LATENCY = 100, 4, 0.05
 
 
+def _http(body: dict[str, object]) -> bytes:
+    data = json.dumps(body).encode()
+    return (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+        % (len(data), data)
+    )
+
+
+# The same short reply in the Chat Completions and the Responses API shapes.
+CHAT_REPLY = _http(
+    {
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "42"}}],
+        "usage": {"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13},
+    }
+)
+RESPONSES_REPLY = _http(
+    {
+        "id": "r",
+        "object": "response",
+        "created_at": 0,
+        "model": "bench",
+        "status": "completed",
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "output": [
+            {
+                "type": "message",
+                "id": "m",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "42", "annotations": []}],
+            }
+        ],
+        "usage": {
+            "input_tokens": 12,
+            "output_tokens": 1,
+            "total_tokens": 13,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
+)
+
+
 def serve(latency: float) -> None:
-    """The model service: every request gets a short reply after ``latency`` seconds.
+    """The model service: every request gets a short reply after ``latency`` seconds, in
+    the Responses API's shape on `/responses`, else in Chat Completions'.
 
     One asyncio loop, no threads: the service must not be what the benchmark measures.
     """
-    reply = json.dumps(
-        {
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "42"}}],
-            "usage": {"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13},
-        }
-    ).encode()
-    response = (
-        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-        % (len(reply), reply)
-    )
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -54,7 +90,8 @@ def serve(latency: float) -> None:
                 await reader.readexactly(length)
                 if latency:
                     await asyncio.sleep(latency)
-                writer.write(response)
+                path = head.split(b" ", 2)[1]
+                writer.write(RESPONSES_REPLY if b"/responses" in path else CHAT_REPLY)
         except (asyncio.IncompleteReadError, ConnectionError):
             writer.close()
 

@@ -36,50 +36,9 @@ from tests.differential.runner.harness import holodeck_env  # noqa: E402
 from tests.differential.runner.runner_env import ensure_runner_env  # noqa: E402
 
 TURNS = 4
+BENCH = Path(__file__).with_name("runner_bench.py")  # its service answers both protocols
 SCENARIOS = [(100, 0.0, 1), (100, 0.0, 8), (20, 0.05, 1), (20, 0.05, 8)]
 
-SERVICE = r'''
-import asyncio, json, sys
-latency = float(sys.argv[1])
-usage = {"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13}
-chat = json.dumps({"id": "c", "object": "chat.completion", "choices": [{"index": 0,
-    "message": {"role": "assistant", "content": "42"}, "finish_reason": "stop"}],
-    "usage": usage}).encode()
-responses = json.dumps({"id": "r", "object": "response", "created_at": 0, "model": "bench",
-    "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
-    "output": [{"type": "message", "id": "m", "role": "assistant", "status": "completed",
-                "content": [{"type": "output_text", "text": "42", "annotations": []}]}],
-    "usage": {"input_tokens": 12, "output_tokens": 1, "total_tokens": 13,
-              "input_tokens_details": {"cached_tokens": 0},
-              "output_tokens_details": {"reasoning_tokens": 0}}}).encode()
-
-def reply(body):
-    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-            % (len(body), body))
-
-async def handle(reader, writer):
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:])
-            await reader.readexactly(length)
-            if latency:
-                await asyncio.sleep(latency)
-            path = head.split(b" ", 2)[1]
-            writer.write(reply(responses if b"/responses" in path else chat))
-    except (asyncio.IncompleteReadError, ConnectionError):
-        writer.close()
-
-async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    await server.serve_forever()
-
-asyncio.run(main())
-'''
 
 
 @dataclass
@@ -153,7 +112,7 @@ def main() -> int:
     rows = []
     for cases, latency, parallel in SCENARIOS:
         service = subprocess.Popen(
-            [sys.executable, "-c", SERVICE, str(latency)], stdout=subprocess.PIPE, text=True
+            [sys.executable, str(BENCH), "--serve", str(latency)], stdout=subprocess.PIPE, text=True
         )
         try:
             assert service.stdout is not None

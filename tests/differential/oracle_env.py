@@ -25,7 +25,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HOLODECK_REQUIREMENT = "holodeck-ai==0.7.1"
@@ -127,19 +127,69 @@ def _run(cmd: list[str], what: str) -> None:
         )
 
 
-def _create_and_install(venv: Path) -> None:
+def pip_for_new_venv(venv: Path) -> list[str]:
+    """Create ``venv`` and return the pip command that installs into it."""
     python = str(venv_python(venv))
-    install_args = ["install", "--no-deps", "--no-input", "--disable-pip-version-check"]
     if importlib.util.find_spec("pip") is not None:
         # Reusing this interpreter's pip (`--python`) skips seeding pip into the new venv,
         # which is most of the build time.
         _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], "creating the venv")
-        pip = [sys.executable, "-m", "pip", "--python", python]
-    else:
-        _run([sys.executable, "-m", "venv", str(venv)], "creating the venv")
-        pip = [python, "-m", "pip"]
+        return [sys.executable, "-m", "pip", "--python", python]
+    _run([sys.executable, "-m", "venv", str(venv)], "creating the venv")
+    return [python, "-m", "pip"]
+
+
+def _create_and_install(venv: Path) -> None:
+    pip = pip_for_new_venv(venv)
+    install_args = ["install", "--no-deps", "--no-input", "--disable-pip-version-check"]
     _run([*pip, *install_args, *REQUIREMENTS], "installing the oracle packages")
+    python = str(venv_python(venv))
     _run([python, "-c", "import holodeck.config.loader"], "importing the HoloDeck loader")
+
+
+def ensure_venv(
+    venv: Path,
+    *,
+    ready: Callable[[Path], bool],
+    build: Callable[[Path], None],
+    marker: Path,
+    fingerprint: str,
+    what: str,
+    force: bool = False,
+) -> None:
+    """Build ``venv`` with ``build`` unless ``ready`` says it is up to date; under a lock,
+    so concurrent test processes build it once. A failed build leaves nothing behind and
+    raises `IndexUnreachableError` when the package index cannot be reached."""
+    with _build_lock(venv):
+        if not force and ready(venv):
+            return
+        shutil.rmtree(venv, ignore_errors=True)
+        try:
+            build(venv)
+        except OracleEnvError as exc:
+            shutil.rmtree(venv, ignore_errors=True)
+            if not index_reachable():
+                raise IndexUnreachableError(
+                    f"the package index is unreachable, cannot install {what}"
+                ) from exc
+            raise
+        marker.write_text(fingerprint + "\n", encoding="utf-8")
+
+
+def build_main(argv: list[str] | None, doc: str | None, ensure: Callable[..., Path]) -> int:
+    """The command line of a venv builder: `[--force]`; prints what ``ensure`` returns."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    try:
+        built = ensure(force=args.force)
+    except OracleEnvError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(built)
+    print(f"ready in {time.monotonic() - started:.1f}s", file=sys.stderr)
+    return 0
 
 
 def ensure_oracle_env(*, force: bool = False) -> Path:
@@ -149,36 +199,20 @@ def ensure_oracle_env(*, force: bool = False) -> Path:
     reachable, ``OracleEnvError`` for any other failure.
     """
     venv = venv_dir()
-    with _build_lock(venv):
-        if not force and is_ready(venv):
-            return venv_python(venv)
-        shutil.rmtree(venv, ignore_errors=True)
-        try:
-            _create_and_install(venv)
-        except OracleEnvError as exc:
-            shutil.rmtree(venv, ignore_errors=True)
-            if not index_reachable():
-                raise IndexUnreachableError(
-                    f"the package index is unreachable, cannot install {HOLODECK_REQUIREMENT}"
-                ) from exc
-            raise
-        (venv / _READY_MARKER).write_text(requirements_fingerprint() + "\n", encoding="utf-8")
+    ensure_venv(
+        venv,
+        ready=is_ready,
+        build=_create_and_install,
+        marker=venv / _READY_MARKER,
+        fingerprint=requirements_fingerprint(),
+        what=HOLODECK_REQUIREMENT,
+        force=force,
+    )
     return venv_python(venv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
-    args = parser.parse_args(argv)
-    started = time.monotonic()
-    try:
-        python = ensure_oracle_env(force=args.force)
-    except OracleEnvError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(python)
-    print(f"ready in {time.monotonic() - started:.1f}s", file=sys.stderr)
-    return 0
+    return build_main(argv, __doc__, ensure_oracle_env)
 
 
 if __name__ == "__main__":

@@ -162,3 +162,26 @@ def test_shared_by_default() -> None:
 
     assert asyncio.run(scenario()) == "memory.remember: ['a', 'b']"
     assert log == ["start memory", "close memory"]
+
+
+def test_a_per_case_instance_that_does_not_start_is_reported_and_nothing_is_left_running() -> None:
+    log: list[str] = []
+    healthy, flaky = Server("memory", ["remember"], log), Server("db", ["query"], log)
+    flaky.fresh = lambda: Server("db", ["query"], log, fail="the database is locked")  # type: ignore[method-assign]
+    box = ToolBox([healthy, flaky])
+
+    async def scenario() -> ToolStartError:
+        await box.start(ToolContext(Path("."), isolate_mcp=True))
+        log.clear()
+        try:
+            await box.for_case()
+        except ToolStartError as exc:
+            return exc
+        finally:
+            await box.close()
+        raise AssertionError("the case's tools started")
+
+    failure = asyncio.run(scenario())
+    assert (failure.tool, failure.message) == ("db", "the database is locked")
+    # The case's healthy instance was started, then closed again.
+    assert sorted(log) == ["close memory", "start db", "start memory"]

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import yaml
 
 from holodeck_lsp.runner.command import RunOptions, run
-from tests.runner.fake_model import Action, FakeModelServer, Reply, Turns
+from tests.runner.fake_model import Action, FakeModelServer, Reply, Script, Turns, last_user_text
 
 # The environment HoloDeck needs to run offline: tracing and telemetry off, Hugging Face
 # libraries told not to reach the hub.
@@ -48,6 +49,22 @@ class Suite:
     graders: str = ""  # graders.py
     # Why a test case may differ, by case name: deviation ids of `excused.py`.
     excuses: dict[str, set[str]] = field(default_factory=dict)
+    # The judge model's answers: a prompt in, the reply's text out (None: not a judge's).
+    judge: Callable[[str], str | None] | None = None
+
+    def service_script(self) -> Script:
+        """The model service's script: the agent's turns, then the judge's prompts."""
+        turns = Turns(self.script)
+        judge = self.judge
+
+        def answer(path: str, body: dict[str, Any]) -> Action:
+            text = last_user_text(body)
+            if text in turns.rules:
+                return turns(path, body)
+            reply = judge(text) if judge is not None else None
+            return Reply(reply if reply is not None else "unscripted")
+
+        return answer
 
     def write(self, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
@@ -122,7 +139,7 @@ def run_ours_only(suite: Suite) -> dict[str, Any] | None:
     with tempfile.TemporaryDirectory(prefix=f"ours-{suite.name}-") as tmp:
         root = Path(tmp)
         agent = suite.write(root / "ours")
-        with FakeModelServer(Turns(suite.script, fallback=Reply("unscripted"))) as server:
+        with FakeModelServer(suite.service_script()) as server:
             _run_ours(agent, root / "ours.json", server.url)
         return _read(root / "ours.json")
 
@@ -133,8 +150,7 @@ def run_pair(suite: Suite, holodeck: Path, workdir: Path | None = None) -> RunPa
         root = Path(tmp)
         theirs_agent = suite.write(root / "holodeck")
         ours_agent = suite.write(root / "ours")
-        script = Turns(suite.script, fallback=Reply("unscripted"))
-        with FakeModelServer(script) as server:
+        with FakeModelServer(suite.service_script()) as server:
             theirs = _start_holodeck(holodeck, theirs_agent, root / "theirs.json", server.url)
             try:
                 our_exit, our_err = _run_ours(ours_agent, root / "ours.json", server.url)

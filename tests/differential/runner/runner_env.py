@@ -12,21 +12,16 @@ drifts. `openai` is held at 2.44.0: later releases break HoloDeck's OpenAI path.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import importlib.util
 import os
-import shutil
 import sys
-import time
 from pathlib import Path
 
 from tests.differential.oracle_env import (
-    IndexUnreachableError,
-    OracleEnvError,
-    _build_lock,
     _run,
-    index_reachable,
+    build_main,
+    ensure_venv,
+    pip_for_new_venv,
     repo_root,
     venv_python,
 )
@@ -65,17 +60,11 @@ def is_ready(venv: Path) -> bool:
 
 
 def _create_and_install(venv: Path) -> None:
-    python = str(venv_python(venv))
+    pip = pip_for_new_venv(venv)
     args = ["install", "-q", "--no-deps", "--no-input", "--disable-pip-version-check"]
-    if importlib.util.find_spec("pip") is not None:
-        _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], "creating the venv")
-        pip = [sys.executable, "-m", "pip", "--python", python]
-    else:
-        _run([sys.executable, "-m", "venv", str(venv)], "creating the venv")
-        pip = [python, "-m", "pip"]
     _run([*pip, *args, "-r", str(REQUIREMENTS_FILE)], "installing HoloDeck's runner")
     _run(
-        [python, "-c", "import holodeck.lib.test_runner.executor, agents, openai"],
+        [str(venv_python(venv)), "-c", "import holodeck.lib.test_runner.executor, agents, openai"],
         "importing HoloDeck's runner",
     )
 
@@ -83,36 +72,20 @@ def _create_and_install(venv: Path) -> None:
 def ensure_runner_env(*, force: bool = False) -> Path:
     """Build the runner venv unless an up-to-date one exists; return its `holodeck` CLI."""
     venv = venv_dir()
-    with _build_lock(venv):
-        if not force and is_ready(venv):
-            return holodeck_cli(venv)
-        shutil.rmtree(venv, ignore_errors=True)
-        try:
-            _create_and_install(venv)
-        except OracleEnvError as exc:
-            shutil.rmtree(venv, ignore_errors=True)
-            if not index_reachable():
-                raise IndexUnreachableError(
-                    "the package index is unreachable, cannot install holodeck-ai==0.7.1"
-                ) from exc
-            raise
-        (venv / _READY_MARKER).write_text(fingerprint() + "\n", encoding="utf-8")
+    ensure_venv(
+        venv,
+        ready=is_ready,
+        build=_create_and_install,
+        marker=venv / _READY_MARKER,
+        fingerprint=fingerprint(),
+        what="holodeck-ai==0.7.1",
+        force=force,
+    )
     return holodeck_cli(venv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
-    args = parser.parse_args(argv)
-    started = time.monotonic()
-    try:
-        cli = ensure_runner_env(force=args.force)
-    except OracleEnvError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(cli)
-    print(f"ready in {time.monotonic() - started:.1f}s", file=sys.stderr)
-    return 0
+    return build_main(argv, __doc__, ensure_runner_env)
 
 
 if __name__ == "__main__":

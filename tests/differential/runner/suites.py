@@ -10,6 +10,7 @@ two runners must agree on what the turn did and on every verdict.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -548,3 +549,50 @@ def flag_conflict_suite() -> Suite:
     ]
     excuses = {"strict first": {"one-evaluator-per-kind"}}
     return Suite("flags", agent("flags", cases, []), script, TOOLS, GRADERS, excuses)
+
+
+RAG_REASON = "The score is 0.50 because one of the two claims contradicts the passages."
+
+
+def rag_judge(prompt: str) -> str | None:
+    """The judge of faithfulness, answering HoloDeck's (deepeval's four steps) and ours
+    alike: two claims, one supported and one contradicted by the passages."""
+    if "The score is <faithfulness_score>" in prompt:
+        return json.dumps({"reason": RAG_REASON})
+    if '"truths" key' in prompt:
+        return json.dumps({"truths": ["Cash was 206,588 in 2019.", "Debt was 1,000 in 2019."]})
+    if '"claims" key' in prompt:
+        return json.dumps({"claims": ["Cash was 206,588 in 2019.", "Debt was 2,000 in 2019."]})
+    if '"verdicts"' in prompt:
+        return json.dumps(
+            {"verdicts": [{"verdict": "yes"}, {"verdict": "no", "reason": "1,000, not 2,000."}]}
+        )
+    if prompt.startswith("List every factual claim"):
+        claims = [
+            {"claim": "Cash was 206,588 in 2019.", "verdict": "yes"},
+            {"claim": "Debt was 2,000 in 2019.", "verdict": "no"},
+        ]
+        return json.dumps({"claims": claims, "reason": RAG_REASON})
+    return None
+
+
+def rag_suite() -> Suite:
+    """Faithfulness graded by a judge on a turn with retrieval_context; skipped on a turn
+    without one."""
+    text = "Cash and debt in 2019?"
+    script: dict[str, list[Action]] = {text: [Reply("Cash was 206,588 and debt 2,000 in 2019.")]}
+    metric = {
+        "type": "rag",
+        "metric_type": "faithfulness",
+        "threshold": 0.5,
+        "model": {"provider": "openai", "name": "gpt-4o-mini"},
+    }
+    passages = ["Acme's cash in 2019 was 206,588.", "Acme's debt in 2019 was 1,000."]
+    cases = [
+        {
+            "name": "grounded",
+            "turns": [{"input": text, "retrieval_context": passages, "evaluations": [metric]}],
+        },
+        {"name": "no passages", "turns": [{"input": text, "evaluations": [metric]}]},
+    ]
+    return Suite("rag", agent("rag", cases, []), script, TOOLS, GRADERS, judge=rag_judge)

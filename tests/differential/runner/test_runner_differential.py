@@ -19,6 +19,7 @@ from tests.differential.runner.suites import (
     deviations_suite,
     flag_conflict_suite,
     generated_suite,
+    rag_suite,
     timeout_suite,
 )
 
@@ -81,6 +82,22 @@ def test_timeouts_agree(holodeck_cli: Path) -> None:
     assert pair.theirs is not None
     errors = [e for r in pair.theirs["results"] for e in r["errors"]]
     assert "[turn 0] timeout" in errors and "[turn 1] timeout" in errors
+
+
+def test_a_judged_rag_metric_agrees(holodeck_cli: Path) -> None:
+    """Faithfulness on a turn with retrieval_context, the judge scripted for HoloDeck's
+    deepeval prompts and for ours: same score, verdict, model and reasoning; a turn without
+    passages runs no RAG metric in either."""
+    suite = rag_suite()
+    pair = run_pair(suite, holodeck_cli)
+    left, _ = _left(suite, pair)
+    assert left == [], "\n".join(map(str, left))
+    assert pair.theirs is not None
+    grounded, bare = (r["turns"][0]["metric_results"] for r in pair.theirs["results"])
+    assert [(m["metric_name"], m["score"], m["passed"], m["model_used"]) for m in grounded] == [
+        ("faithfulness", 0.5, True, "gpt-4o-mini")
+    ]
+    assert bare == []
 
 
 def test_documented_deviations_are_the_only_differences(holodeck_cli: Path) -> None:

@@ -280,12 +280,14 @@ def test_sdk_server_over_stdio_env_config_filter_errors_and_timeouts(tmp_path: P
 
 
 @pytest.mark.parametrize("transport", ["http", "sse"])
-def test_sdk_server_over_the_network_transports(tmp_path: Path, transport: str) -> None:
-    cases = """
-    - name: ask
-      input: Echo it.
-    """
-    plan = {"Echo it.": [("echo", {"text": transport}), ("header", {"name": "X-Test"})]}
+@pytest.mark.parametrize("flags", [(), ("--isolate-mcp",)])
+def test_sdk_server_over_the_network_transports(
+    tmp_path: Path, transport: str, flags: tuple[str, ...]
+) -> None:
+    plan = {
+        f"Echo {n}.": [("echo", {"text": n}), ("header", {"name": "X-Test"}), ("count", {})]
+        for n in ("one", "two")
+    }
     with sdk_server(transport) as url, FakeModelServer(calling(plan)) as model:
         tools = f"""
         - name: remote
@@ -297,9 +299,13 @@ def test_sdk_server_over_the_network_transports(tmp_path: Path, transport: str) 
           timeout: 20
           sse_read_timeout: 60
         """
-        code, report, err = run_suite(agent(tmp_path, model.url, tools, cases))
+        code, report, err = run_suite(agent(tmp_path, model.url, tools, TWO_CASES), *flags)
     assert code == 0, err
-    assert report["results"][0]["agent_response"] == f"echo: {transport} | from the agent file"
+    # One server, whose state both cases see, isolated or not: only its connection is new.
+    assert [r["agent_response"] for r in report["results"]] == [
+        "echo: one | from the agent file | 1",
+        "echo: two | from the agent file | 2",
+    ]
 
 
 TWO_CASES = """
