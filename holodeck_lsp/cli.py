@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import click
 import typer
 
+from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import FORMATS
 from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from holodeck_lsp.validation.codes import (
@@ -270,6 +271,21 @@ def run(
             help="Write the run as it goes, JSON Lines (docs/run-events.md); - for stdout.",
         ),
     ] = None,
+    case: Annotated[
+        int | None,
+        typer.Option(help="Run only the test case at this position (0-based) in the suite."),
+    ] = None,
+    up_to_turn: Annotated[
+        int | None,
+        typer.Option(help="With --case: run its turns up to this one (0-based) only."),
+    ] = None,
+    from_report: Annotated[
+        Path | None,
+        typer.Option(
+            help="Run nothing: write a report's results as --events of this suite "
+            "(an editor places a CI failure this way)."
+        ),
+    ] = None,
     keyword: Annotated[
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
@@ -319,6 +335,9 @@ def run(
         isolate_mcp=isolate_mcp,
         reingest=reingest,
         events=events,
+        case=case,
+        up_to_turn=up_to_turn,
+        from_report=from_report,
     )
     raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
 
@@ -344,8 +363,21 @@ def merge(
     raise typer.Exit(code)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"holodeck-lsp {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Validate, serve and run HoloDeck agent and test-suite YAML."""
 
 

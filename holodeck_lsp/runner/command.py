@@ -39,6 +39,7 @@ from holodeck_lsp.runner.exchange import (
     TimedBackend,
     load_replay,
 )
+from holodeck_lsp.runner.focus import focus
 from holodeck_lsp.runner.interrupts import Interrupts
 from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, tool_line
 from holodeck_lsp.runner.output import check_writable
@@ -58,6 +59,7 @@ from holodeck_lsp.runner.report import (
     merge_reports,
     suite_digest,
 )
+from holodeck_lsp.runner.report_events import ReportError, emit_report, read_report
 from holodeck_lsp.runner.reports import renderer_for, write_reports
 from holodeck_lsp.runner.resume import ResumeBackend, complete_cases
 from holodeck_lsp.runner.selection import parse_shard, select
@@ -90,6 +92,9 @@ class RunOptions:
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
     reingest: bool = False  # embed documents again, ignoring the embeddings cache
     events: str | None = None  # `run --events`: a file, or "-" for stdout
+    case: int | None = None  # `--case N`: only the test case at that position
+    up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
+    from_report: Path | None = None  # `--from-report`: a report's events, nothing run
 
 
 class UsageError(Exception):
@@ -384,6 +389,24 @@ def _event_stream(
     )
 
 
+def _from_report(
+    options: RunOptions,
+    suite: LoadedSuite,
+    cases: list[PlannedCase],
+    out: TextIO,
+    redact: Redactor,
+    closing: contextlib.ExitStack,
+) -> int:
+    """`--from-report`: the report's results as events of this suite; nothing runs."""
+    assert options.from_report is not None
+    if options.events is None:
+        raise UsageError("--from-report writes events: give --events FILE or -")
+    report = read_report(options.from_report)
+    events = _event_stream(options, out, suite, cases, redact, closing)
+    assert events is not None
+    return emit_report(report, cases, events)
+
+
 def _run(
     options: RunOptions,
     out: TextIO,
@@ -402,6 +425,12 @@ def _run(
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         planned = plan_suite(suite.agent)
         cases = select(planned, options.keywords, shard, options.limit)
+        try:
+            cases = focus(cases, options.case, options.up_to_turn)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if options.from_report is not None:
+            return _from_report(options, suite, cases, out, redact, closing)
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         backend, recorder, tools = _backend(suite, options, parallelism, err, env, cases, resumed)
@@ -414,7 +443,7 @@ def _run(
     except ConfigError as exc:
         _print_config_error(exc, err)
         return EXIT_CONFIG
-    except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError) as exc:
+    except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError, ReportError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
     events = _event_stream(options, out, suite, cases, redact, closing)

@@ -148,7 +148,9 @@ def tool_assertions(case: PlannedCase, turn: PlannedTurn, result: TurnResult) ->
             out.append(_assertion(path, "tool", called, message, bare, [c.name for c in calls]))
             continue
         assert isinstance(entry, ExpectedTool)
-        out.extend(_entry(path, entry, calls, next(details)))
+        detail = next(details, None)
+        if detail is not None:  # a single-turn case read back from a report has none
+            out.extend(_entry(path, entry, calls, detail))
     return out
 
 

@@ -24,6 +24,7 @@ from holodeck_lsp.server.features import (
     diagnostics,
     hover,
     lifecycle,
+    runs,
     symbols,
     sync,
 )
@@ -41,6 +42,7 @@ ROUTES: list[Route] = [
     *symbols.ROUTES,
     *definition.ROUTES,
     *code_actions.ROUTES,
+    *runs.ROUTES,
 ]
 
 
@@ -143,6 +145,7 @@ def create_server() -> HoloDeckServer:
             route = Route(route.method, initialize)
         if route.when is None:
             _register(server, session, route)
+    runs.register(server, session)
     server.session = session  # type: ignore[attr-defined]
     return server
 

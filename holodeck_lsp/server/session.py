@@ -13,6 +13,7 @@ from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_languag
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import Snapshot
+from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.documents import Kind, matches_patterns
@@ -39,6 +40,8 @@ class Session:
         # The last outline of each document, with the text it was read from.
         self.outlines: dict[str, tuple[str, list[Symbol]]] = {}
         self.shut_down = False
+        # The last run of each document, from "Run case" or a report (features/runs.py).
+        self.run_results = RunResults()
 
     @property
     def encoding(self) -> str:
@@ -85,6 +88,9 @@ class Session:
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
         if self.shut_down:
             return
+        doc = self.documents.get(uri)
+        if doc is not None:  # the last run's diagnostics whose lines are unchanged
+            diagnostics = [*diagnostics, *self.run_results.diagnostics(uri, doc.text)]
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )

@@ -31,6 +31,7 @@ class Settings:
     grader_import: ImportPolicy = "never"
     workspace_trusted: bool = False
     severity: dict[str, Severity | None] = field(default_factory=dict)
+    run_replay: str | None = None  # `run.replay`: the recording "Run case" replays
 
     @property
     def import_graders(self) -> bool:
@@ -100,5 +101,12 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
             trusted = False
     if "severity" in raw:
         severity = _severity(raw["severity"], problems)
+    replay = settings.run_replay
+    if "run" in raw:
+        run = raw["run"]
+        replay = run.get("replay") if isinstance(run, dict) else None
+        if replay is not None and not isinstance(replay, str):
+            problems.append(f"run.replay must be a file path, got {replay!r}")
+            replay = None
     # Other keys (`server`, `trace`, ...) are the client's own settings of the same section.
-    return Settings(include, grader_import, trusted, severity), problems
+    return Settings(include, grader_import, trusted, severity, replay or None), problems

@@ -48,6 +48,7 @@ def _forget_user_code(tmp_path: Path) -> Iterator[None]:
     yield
     sys.path[:] = path
     root = str(tmp_path)
-    for name, module in list(sys.modules.items()):
+    # A copy taken at once: a client library's thread may import while this runs.
+    for name, module in sys.modules.copy().items():
         if (getattr(module, "__file__", None) or "").startswith(root):
             del sys.modules[name]

@@ -344,3 +344,31 @@ def test_parallel_test_cases_share_one_ingested_store(tmp_path: Path) -> None:
         assert answers == {FACT}
         # One ingestion for the run, and the one query embedded once then cached.
         assert embedding_requests(server) == 2
+
+
+@pytest.mark.slow
+def test_the_planted_fact_through_database_servers(tmp_path: Path) -> None:
+    """The same agent with its vectors in a PostgreSQL+pgvector and a ChromaDB server,
+    both started here on 127.0.0.1."""
+    import sys
+
+    from tests.runner.services import chroma_server, postgres_server
+
+    with (
+        FakeModelServer(agent_script) as server,
+        postgres_server() as postgres,
+        chroma_server(Path(sys.executable).parent / "chroma") as chroma,
+    ):
+        for name, database in [
+            ("postgres", f"{{provider: postgres, connection_string: '{postgres}'}}"),
+            ("chroma", f"{{provider: chromadb, connection_string: '{chroma}'}}"),
+        ]:
+            folder = tmp_path / name
+            tools = KB + f"    database: {database}\n"
+            cases = f"  - input: {QUESTION}\n"
+            agent = write(
+                folder, {"agent.yaml": agent_yaml(server.url, tools, cases), **documents()}
+            )
+            code, report, err = run_suite(agent)
+            assert (code, err) == (0, ""), name
+            assert report["results"][0]["agent_response"] == FACT, name

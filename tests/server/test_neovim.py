@@ -6,17 +6,12 @@ registration and inserts no snippets. Install it with tests/server/nvim/setup.sh
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.server.lsp_client import SERVER, server_env
+from tests.server.neovim import NVIM, run_script
 
-NVIM = shutil.which("nvim")
-SCRIPT = Path(__file__).parent / "nvim" / "holodeck.lua"
 TEXT = """name: bot
 model:
   provider: opnai
@@ -40,34 +35,9 @@ pytestmark = [
 
 
 def test_neovim_shows_diagnostics_hover_completion_and_symbols(workspace: Path) -> None:
-    assert NVIM is not None
     agent = workspace / "bot.agent.yaml"
     agent.write_text(TEXT)
-    out = workspace.parent / "nvim.json"
-    home = workspace.parent / "home"
-    home.mkdir(exist_ok=True)
-    env = server_env(home)
-    env.update(
-        HL_CMD=json.dumps(SERVER),
-        HL_ROOT=str(workspace),
-        HL_FILE=str(agent),
-        HL_OUT=str(out),
-        XDG_CONFIG_HOME=str(home / ".config"),
-        XDG_DATA_HOME=str(home / ".local"),
-        XDG_STATE_HOME=str(home / ".state"),
-    )
-    done = subprocess.run(
-        [NVIM, "--headless", "--clean", "-n", "-c", f"luafile {SCRIPT}"],
-        env=env,
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert out.exists(), done.stderr
-    result = json.loads(out.read_text())
-    assert "error" not in result, result
+    result = run_script("holodeck.lua", workspace, agent, workspace.parent)
     provider = {
         "lnum": 2,
         "col": 12,

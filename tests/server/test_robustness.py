@@ -13,6 +13,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcMethodNotFound
 
+from holodeck_lsp import __version__
 from holodeck_lsp.server.main import _guard
 from holodeck_lsp.server.routes import Route
 from tests.server.lsp_client import (
@@ -117,7 +118,7 @@ async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> N
         message = await asyncio.wait_for(_read_message(process.stdout), 60)
         if message.get("id") == 1:
             break
-    assert message["result"]["serverInfo"] == {"name": "holodeck-lsp", "version": "0.1.0"}
+    assert message["result"]["serverInfo"] == {"name": "holodeck-lsp", "version": __version__}
     process.stdin.write(
         _frame(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode())
     )
@@ -197,7 +198,7 @@ async def test_the_server_also_listens_on_tcp_for_debugging(workspace: Path) -> 
         result = await client.initialize_session(
             types.InitializeParams(capabilities=types.ClientCapabilities())
         )
-        assert result.server_info == types.ServerInfo("holodeck-lsp", "0.1.0")
+        assert result.server_info == types.ServerInfo("holodeck-lsp", __version__)
         await client.shutdown_session()
         await client.stop()  # type: ignore[no-untyped-call]
         assert await asyncio.wait_for(process.wait(), 60) == 0

@@ -29,12 +29,15 @@ async def diagnostic(session: Session, params: types.DocumentDiagnosticParams) -
         related[from_fs_path(str(path)) or str(path)] = types.FullDocumentDiagnosticReport(
             items=other.lsp, result_id=str(other.result_id)
         )
+    ran = session.run_results.diagnostics(uri, doc.text) if doc is not None else []
+    if ran:  # the last run's diagnostics change without a new validation
+        result_id += f"+run{hash(tuple(d.range.start.line for d in ran))}"
     if params.previous_result_id == result_id and shown.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(
             result_id=result_id, related_documents=related or None
         )
     return types.RelatedFullDocumentDiagnosticReport(
-        items=shown.lsp, result_id=result_id, related_documents=related or None
+        items=[*shown.lsp, *ran], result_id=result_id, related_documents=related or None
     )
 
 

@@ -23,13 +23,19 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
     found = await asyncio.wrap_future(
         session.queries.submit(hover_at, doc.text, line, character, kind)
     )
-    if found is None:
+    last_run = session.run_results.hover(doc.uri, line)
+    if found is None and last_run is None:
         return None
     markdown = session.features.hover_markdown
+    text = (found.markdown if markdown else found.plain) if found is not None else ""
+    if last_run is not None:  # the last run of the case or turn under the cursor
+        shown = last_run if markdown else last_run.replace("**", "")
+        text = f"{text}\n\n---\n\n{shown}" if text else shown
     contents = types.MarkupContent(
-        types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-        found.markdown if markdown else found.plain,
+        types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText, text
     )
+    if found is None:
+        return types.Hover(contents)
     r = found.range
     return types.Hover(
         contents,

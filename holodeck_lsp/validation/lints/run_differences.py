@@ -70,7 +70,8 @@ def _single_turn_fail_on_error(logical: dict[str, Any], collector: Collector) ->
         "`holodeck test` run, with no report; give the case `turns:` to stop only that case"
     )
     for path, case in single:
-        for j, metric in enumerate(case.get("evaluations") or []):
+        evaluations = case.get("evaluations")
+        for j, metric in enumerate(evaluations if isinstance(evaluations, list) else []):
             if isinstance(metric, dict) and _fatal(metric):
                 collector.emit((*path, "evaluations", j, "fail_on_error"), "HL509", message)
     if any(not case.get("evaluations") for _, case in single):

@@ -47,9 +47,11 @@ class ChromaStore:
         self._path = path
         self._options = options
         self._collection: Any = None
+        self._client: Any = None
 
     def _open(self, collection: str) -> Any:
-        client = _client(self._connection, self._path, self._options)
+        self._release()  # opened again: one client at a time
+        client = self._client = _client(self._connection, self._path, self._options)
         if collection in {c if isinstance(c, str) else c.name for c in client.list_collections()}:
             client.delete_collection(collection)  # the store holds exactly the source
         return client.create_collection(
@@ -104,5 +106,17 @@ class ChromaStore:
     async def search(self, vector: Sequence[float], top_k: int) -> list[Hit]:
         return await in_thread(self._search, vector, top_k)  # type: ignore[no-any-return]
 
+    def _release(self) -> None:
+        client, self._client = self._client, None
+        if client is None:
+            return
+        client.close()  # the folder's lock of a persistent client
+        # The HTTP client's connections: chromadb's close() leaves its httpx session open.
+        for owner in (client, getattr(client, "_admin_client", None)):
+            session = getattr(getattr(owner, "_server", None), "_session", None)
+            if session is not None:
+                session.close()
+
     async def close(self) -> None:
         self._collection = None
+        await in_thread(self._release)

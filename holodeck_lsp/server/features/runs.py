@@ -1,0 +1,208 @@
+"""Run test cases from the editor, in any LSP client: code lenses "Run case" above each
+test case and "Run turn" above each turn (the case up to that turn), executed through
+`workspace/executeCommand`; progress with `$/progress`; results as diagnostics of source
+`holodeck-lsp run` and on hover (server/run_results.py).
+
+The run is `holodeck-lsp run --case N [--up-to-turn T] --events -` in a child process: the
+server imports nothing of the runner, and whatever the agent, its tools or its graders do
+cannot take the server down. `holodeck.showReport` places a report produced elsewhere
+(CI's `report.json`) the same way: `run --from-report`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from holodeck_lsp.server.documents import Document, uri_path
+from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.run_results import from_events
+from holodeck_lsp.server.session import Session
+from holodeck_lsp.validation.yaml.loader import load_yaml
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+log = logging.getLogger(__name__)
+
+RUN_CASE = "holodeck.runCase"
+RUN_TURN = "holodeck.runTurn"
+SHOW_REPORT = "holodeck.showReport"
+COMMANDS = [RUN_CASE, RUN_TURN, SHOW_REPORT]
+# The CLI in this interpreter, whatever PATH says.
+CLI = [sys.executable, "-c", "from holodeck_lsp.cli import main; main()"]
+
+
+def lenses(text: str) -> list[tuple[int, str, list[Any]]]:
+    """(line, title, arguments after the URI) of every lens of an agent file's text."""
+    loaded = load_yaml(text)
+    data = loaded.data if loaded.parsed else None
+    cases = data.get("test_cases") if isinstance(data, dict) else None
+    out: list[tuple[int, str, list[Any]]] = []
+    for i, case in enumerate(cases if isinstance(cases, list) else []):
+        info = loaded.source_map.get(("test_cases", i))
+        if info is None:
+            continue
+        out.append((info.value.line, "▶ Run case", [i]))
+        turns = case.get("turns") if isinstance(case, dict) else None
+        for k in range(len(turns) if isinstance(turns, list) else 0):
+            turn = loaded.source_map.get(("test_cases", i, "turns", k))
+            if turn is not None:
+                out.append((turn.value.line, "▶ Run turn", [i, k]))
+    return out
+
+
+async def code_lens(session: Session, params: types.CodeLensParams) -> list[types.CodeLens]:
+    doc = session.documents.get(params.text_document.uri)
+    if doc is None or session.kind_of(doc) != "agent":
+        return []
+    found = await asyncio.wrap_future(session.queries.submit(lenses, doc.text))
+    out = []
+    for line, title, args in found:
+        command = RUN_CASE if len(args) == 1 else RUN_TURN
+        where = types.Range(types.Position(line, 0), types.Position(line, 0))
+        out.append(types.CodeLens(where, types.Command(title, command, arguments=[doc.uri, *args])))
+    return out
+
+
+class _Progress:
+    """`$/progress` of one run, when the client takes server-initiated progress."""
+
+    def __init__(self, session: Session, title: str) -> None:
+        self.session = session
+        self.title = title
+        self.token: str | None = None
+
+    async def begin(self) -> None:
+        caps = self.session.server.client_capabilities
+        if not (caps.window and caps.window.work_done_progress):
+            return
+        token = f"holodeck-run-{uuid.uuid4()}"
+        try:
+            await self.session.server.work_done_progress.create_async(token)
+        except Exception:  # the client refused: run without progress
+            return
+        self.token = token
+        self.session.server.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title=self.title, cancellable=False)
+        )
+
+    def report(self, message: str) -> None:
+        if self.token is not None:
+            self.session.server.work_done_progress.report(
+                self.token, types.WorkDoneProgressReport(message=message)
+            )
+
+    def end(self, message: str) -> None:
+        if self.token is not None:
+            self.session.server.work_done_progress.end(
+                self.token, types.WorkDoneProgressEnd(message=message)
+            )
+
+
+def _replay(session: Session, agent: Path) -> list[str]:
+    """`--replay` when the settings name a recording (relative to the agent's folder)."""
+    recording = session.settings.run_replay
+    if not recording:
+        return []
+    path = Path(recording)
+    return ["--replay", str(path if path.is_absolute() else agent.parent / path)]
+
+
+async def _events(
+    session: Session, args: list[str], cwd: Path, progress: _Progress
+) -> tuple[int, list[dict[str, Any]], str]:
+    """Run the CLI; its events as they come (each turn reported), exit code, stderr."""
+    process = await asyncio.create_subprocess_exec(
+        *CLI, *args, "--events", "-", "-q",
+        cwd=str(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    errors = asyncio.ensure_future(process.stderr.read())
+    events: list[dict[str, Any]] = []
+    async for raw in process.stdout:
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            continue
+        events.append(event)
+        if event.get("event") == "turn_finished":
+            verdict = "passed" if event["passed"] else "failed"
+            progress.report(f"{event['path']}: {verdict}")
+    code = await process.wait()
+    return code, events, (await errors).decode("utf-8", "replace")
+
+
+def _doc(session: Session, uri: Any) -> Document:
+    doc = session.documents.get(str(uri))
+    if doc is None:
+        raise ValueError(f"{uri} is not open")
+    return doc
+
+
+async def execute(session: Session, command: str, args: list[Any]) -> Any:
+    if command not in COMMANDS or not args:
+        raise ValueError(f"{command} takes the document's URI first")
+    doc = _doc(session, args[0])
+    agent = uri_path(doc.uri)
+    if command == SHOW_REPORT:
+        if len(args) < 2:
+            raise ValueError("holodeck.showReport takes the document's URI and a report path")
+        report = Path(str(args[1]))
+        report = report if report.is_absolute() else agent.parent / report
+        cli = ["run", str(agent), "--from-report", str(report)]
+        title = f"holodeck-lsp: results of {report.name}"
+    else:
+        case = int(args[1])
+        cli = ["run", str(agent), "--case", str(case), *_replay(session, agent)]
+        title = f"holodeck-lsp run: test_cases[{case}]"
+        if command == RUN_TURN:
+            cli += ["--up-to-turn", str(int(args[2]))]
+            title += f" up to turns[{int(args[2])}]"
+    progress = _Progress(session, title)
+    await progress.begin()
+    code, events, stderr = await _events(session, cli, agent.parent, progress)
+    summary = next((e for e in reversed(events) if e["event"].startswith("run_")), None)
+    if summary is None or summary["event"] == "run_started":
+        progress.end(f"the run did not start (exit {code})")
+        session.log(f"holodeck-lsp run: exit {code}: {stderr.strip()}", types.MessageType.Error)
+        return {"exitCode": code, "error": stderr.strip()}
+    current = _doc(session, args[0])  # the text may have changed while it ran
+    runs = from_events(events, current.text, session.encoding)
+    session.run_results.replace(current.uri, runs)
+    if session.features.pull_diagnostics:
+        if session.features.diagnostic_refresh:
+            session.refresh_diagnostics()
+    else:
+        version = current.version if session.features.versioned_diagnostics else None
+        session.publish(current.uri, session.engine.shown(current.path).lsp, version)
+    counts = summary["summary"]
+    progress.end(f"{counts['passed']} passed, {counts['failed']} failed")
+    return {"exitCode": code, "passed": counts["passed"], "failed": counts["failed"]}
+
+
+def _command(session: Session, name: str) -> Callable[..., Awaitable[Any]]:
+    async def handler(*args: Any) -> Any:
+        return await execute(session, name, list(args))
+
+    return handler
+
+
+def register(server: LanguageServer, session: Session) -> None:
+    """The commands (pygls answers `workspace/executeCommand` from its command table)."""
+    for name in COMMANDS:
+        server.command(name)(_command(session, name))
+
+
+ROUTES = [Route(types.TEXT_DOCUMENT_CODE_LENS, code_lens, types.CodeLensOptions(), empty=list)]

@@ -1,0 +1,227 @@
+"""What the last run of a case said, placed in the document: diagnostics of source
+`holodeck-lsp run` and hover text, built from `run --events` (docs/run-events.md).
+
+A diagnostic remembers the text of its line; once that line changes it is dropped, and
+the next run of the document replaces them all.
+"""
+
+from __future__ import annotations
+
+import re
+from ast import literal_eval
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+
+from holodeck_lsp.server.positions import PositionMap
+from holodeck_lsp.validation.yaml.loader import load_yaml
+from holodeck_lsp.validation.yaml.source_map import SourceMap, YamlPath
+
+SOURCE = "holodeck-lsp run"
+_PART = re.compile(
+    r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]"
+)
+_EXCERPT = 200
+
+
+def parse_path(text: str) -> YamlPath:
+    """`test_cases[0].turns[1].expected_tools[0].args.b` as a path tuple."""
+    parts: list[Any] = []
+    position = 0
+    while position < len(text):
+        found = _PART.match(text, position)
+        if found is None:
+            raise ValueError(f"not a field path: {text!r}")
+        name, index, quoted = found.groups()
+        parts.append(name if name is not None else int(index) if index else literal_eval(quoted))
+        position = found.end()
+    return tuple(parts)
+
+
+@dataclass
+class Placed:
+    diagnostic: types.Diagnostic
+    line_text: str  # the line as it was when the run finished
+
+
+@dataclass
+class Verdict:
+    """The last result of a case or a turn, shown on hover over its lines."""
+
+    first_line: int
+    last_line: int
+    text: str
+
+
+@dataclass
+class DocumentRuns:
+    placed: list[Placed] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
+
+
+class RunResults:
+    def __init__(self) -> None:
+        self._by_uri: dict[str, DocumentRuns] = {}
+
+    def replace(self, uri: str, runs: DocumentRuns) -> None:
+        self._by_uri[uri] = runs
+
+    def diagnostics(self, uri: str, text: str) -> list[types.Diagnostic]:
+        """The run's diagnostics whose lines are unchanged in ``text``."""
+        runs = self._by_uri.get(uri)
+        if runs is None:
+            return []
+        lines = text.split("\n")
+        kept = [
+            p
+            for p in runs.placed
+            if p.diagnostic.range.start.line < len(lines)
+            and lines[p.diagnostic.range.start.line].rstrip("\r") == p.line_text
+        ]
+        runs.placed = kept
+        return [p.diagnostic for p in kept]
+
+    def hover(self, uri: str, line: int) -> str | None:
+        runs = self._by_uri.get(uri)
+        if runs is None:
+            return None
+        around = [v for v in runs.verdicts if v.first_line <= line <= v.last_line]
+        if not around:
+            return None
+        inner = min(around, key=lambda v: v.last_line - v.first_line)
+        return inner.text
+
+
+def _cut(text: str | None) -> str:
+    if not text:
+        return ""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _EXCERPT else flat[: _EXCERPT - 1] + "…"
+
+
+class _Placer:
+    def __init__(self, text: str, encoding: str) -> None:
+        loaded = load_yaml(text)
+        self.map: SourceMap | None = loaded.source_map if loaded.parsed else None
+        self.lines = text.split("\n")
+        self.positions = PositionMap(text, encoding)
+
+    def line_text(self, line: int) -> str:
+        return self.lines[line].rstrip("\r") if 0 <= line < len(self.lines) else ""
+
+    def span(self, path: str) -> tuple[int, int, int, int] | None:
+        """(line, col, end line, end col) of the field: its key to the end of its value's
+        first line."""
+        if self.map is None:
+            return None
+        try:
+            info = self.map.get(parse_path(path))
+        except ValueError:
+            return None
+        if info is None:
+            return None
+        start = info.key or info.value
+        if info.value.line == start.line:
+            return start.line, start.col, start.line, info.value.end_col
+        return start.line, start.col, start.line, len(self.line_text(start.line))
+
+    def lines_of(self, path: str) -> tuple[int, int] | None:
+        if self.map is None:
+            return None
+        info = self.map.get(parse_path(path))
+        if info is None:
+            return None
+        first = (info.key or info.value).line
+        return first, max(first, info.value.end_line - 1)
+
+    def place(self, path: str, message: str, severity: types.DiagnosticSeverity) -> Placed | None:
+        span = self.span(path)
+        if span is None:
+            return None
+        line, col, end_line, end_col = span
+        where = self.positions.range_to_lsp((line, col), (end_line, end_col))
+        diagnostic = types.Diagnostic(
+            range=where, message=message, severity=severity, source=SOURCE
+        )
+        return Placed(diagnostic, self.line_text(line))
+
+
+def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> DocumentRuns:
+    """Diagnostics and hover texts of one run's events, placed in ``text``."""
+    placer = _Placer(text, encoding)
+    runs = DocumentRuns()
+    metrics: dict[tuple[int, int], list[str]] = {}
+    turn_paths: dict[tuple[int, int], str] = {}
+    failed_args = [
+        e["path"]
+        for e in events
+        if e.get("event") == "assertion" and e["kind"] == "arg" and not e["passed"]
+    ]
+    for event in events:
+        kind = event.get("event")
+        if kind == "assertion" and not event["passed"]:
+            if any(arg.startswith(event["path"] + ".args.") for arg in failed_args):
+                continue  # the failed argument says it, at its own line
+            message = f"{event['message'] or 'assertion failed'} (last run)"
+            placed = placer.place(event["path"], message, types.DiagnosticSeverity.Error)
+            if placed is not None:
+                runs.placed.append(placed)
+        elif kind == "metric":
+            key = (event["case"], event["turn"])
+            mark = {True: "pass", False: "FAIL", None: "-"}[event["passed"]]
+            metrics.setdefault(key, []).append(f"{event['name']} {event['score']:.3g} {mark}")
+            if event["passed"] is False:
+                _metric_failure(event, placer, runs)
+        elif kind == "turn_finished":
+            _turn(event, placer, runs, metrics.get((event["case"], event["turn"]), []))
+            turn_paths[(event["case"], event["turn"])] = event["path"]
+        elif kind == "case_finished":
+            lines = placer.lines_of(event["path"])
+            if lines is not None:
+                verdict = "PASS" if event["passed"] else "FAIL"
+                why = "; ".join(event["errors"][:3])
+                text_ = f"**Last run: {verdict}** {event['label']} ({event['duration_ms']} ms)"
+                runs.verdicts.append(Verdict(*lines, text_ + (f"\n\n{why}" if why else "")))
+    return runs
+
+
+def _metric_failure(event: dict[str, Any], placer: _Placer, runs: DocumentRuns) -> None:
+    why = event["error"] or event["reasoning"] or f"score {event['score']:g}"
+    message = f"metric {event['name']} failed: {_cut(why)} (last run)"
+    if event["ground_truth_path"]:
+        message += f"\nexpected: {_cut(event['expected'])}\nactual: {_cut(event['actual'])}"
+        path = event["ground_truth_path"]
+    else:
+        path = event["path"] or ""
+    placed = placer.place(path, message, types.DiagnosticSeverity.Error)
+    if placed is not None:
+        runs.placed.append(placed)
+
+
+def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: list[str]) -> None:
+    path = event["path"]
+    lines = placer.lines_of(path)
+    verdict = "SKIP" if event["skipped"] else ("PASS" if event["passed"] else "FAIL")
+    calls = ", ".join(
+        f"{c['name']}({', '.join(f'{k}={v!r}' for k, v in c['args'].items())})"
+        for c in event["tool_calls"]
+    )
+    parts = [f"**Last run: {verdict}** turn {event['turn']} ({event['duration_ms']} ms)"]
+    if event["response"] is not None:
+        parts.append(f"reply: {_cut(event['response'])}")
+    if calls:
+        parts.append(f"tool calls: {_cut(calls)}")
+    if metrics:
+        parts.append("metrics: " + "; ".join(metrics))
+    if event["errors"]:
+        parts.append("errors: " + "; ".join(_cut(e) for e in event["errors"][:3]))
+    if lines is not None:
+        runs.verdicts.append(Verdict(*lines, "\n\n".join(parts)))
+    if not event["passed"]:
+        message = f"turn {event['turn']} failed in the last run"
+        if event["errors"]:
+            message += ": " + _cut(event["errors"][0])
+        placed = placer.place(f"{path}.input", message, types.DiagnosticSeverity.Warning)
+        if placed is not None:
+            runs.placed.append(placed)

@@ -1,0 +1,137 @@
+"""Runs from the editor through the protocol: code lenses above cases and turns, "Run
+turn" through `workspace/executeCommand` (replaying the example's recording named in the
+settings), the run's diagnostics published beside the validation's, hover with the last
+result, a CI report shown the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+from lsprotocol import types
+
+from tests.conftest import REPO
+from tests.runner.helpers import invoke
+from tests.server.lsp_client import Client, open_doc, push_capabilities, start, stop
+
+E, W = types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning
+
+
+def broken_example(tmp_path: Path) -> tuple[Path, list[str]]:
+    folder = tmp_path / "convfinqa"
+    shutil.copytree(REPO / "examples" / "convfinqa", folder)
+    agent = folder / "agent.yaml"
+    text = agent.read_text()
+    text = text.replace('ground_truth: "181001"', 'ground_truth: "190000"', 1)
+    text = text.replace('year: {regex: "2020"}', 'year: {regex: "2021"}', 1)
+    agent.write_text(text)
+    return agent, text.splitlines()
+
+
+def run_diagnostics(client: Client, doc: str) -> list[tuple[int, object, str]]:
+    return sorted(
+        (d.range.start.line, d.severity, d.message.split("\n")[0])
+        for d in client.diagnostics.get(doc, [])
+        if d.source == "holodeck-lsp run"
+    )
+
+
+async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
+    tmp_path: Path,
+) -> None:
+    agent, lines = broken_example(tmp_path)
+    client = await start(
+        agent.parent, push_capabilities(), options={"run": {"replay": "replay.jsonl"}}
+    )
+    try:
+        doc = open_doc(client, agent)
+        await client.diagnostics_of(doc)
+        lenses = await client.text_document_code_lens_async(
+            types.CodeLensParams(types.TextDocumentIdentifier(doc))
+        )
+        assert lenses is not None
+        first = lines.index("test_cases:")
+        cases = [i for i, line in enumerate(lines) if i > first and line.startswith("  - name: ")]
+        turns = [i for i, line in enumerate(lines) if line.startswith("      - input: ")]
+        assert [
+            (lens.range.start.line, lens.command.title) for lens in lenses if lens.command
+        ] == sorted(
+            [(line, "▶ Run case") for line in cases] + [(line, "▶ Run turn") for line in turns]
+        )
+        (chosen,) = [
+            lens.command
+            for lens in lenses
+            if lens.command and list(lens.command.arguments or []) == [doc, 0, 1]
+        ]
+        assert chosen.command == "holodeck.runTurn"
+        answer = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(chosen.command, chosen.arguments)
+        )
+        assert answer == {"exitCode": 1, "passed": 0, "failed": 1}
+        found = await client.until(lambda: run_diagnostics(client, doc))
+        arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2021"}' in line)
+        truth = lines.index('        ground_truth: "190000"')
+        failed = (
+            "turn 1 failed in the last run: expected lookup(metric=operating_cash_flow, "
+            "year~2021): arg 'year' mismatch: expected regex '2021', got '2020'"
+        )
+        assert found == [
+            (turns[1], W, failed),
+            (truth, E, "metric numeric failed: score 0 (last run)"),
+            (arg, E, "expected regex '2021', got '2020' (last run)"),
+        ]  # fmt: skip
+        (numeric,) = [d for d in client.diagnostics[doc] if d.range.start.line == truth]
+        assert numeric.message.split("\n")[1:] == ["expected: 190000", "actual: 181,001"]
+        # `$/progress`: begun, each finished turn, ended with the counts.
+        (reports,) = client.progress_reports.values()
+        assert [type(r).__name__ for r in reports] == [
+            "WorkDoneProgressBegin",
+            "WorkDoneProgressReport",
+            "WorkDoneProgressReport",
+            "WorkDoneProgressEnd",
+        ]
+        assert [getattr(r, "message", None) for r in reports[1:]] == [
+            "test_cases[0].turns[0]: passed",
+            "test_cases[0].turns[1]: failed",
+            "0 passed, 1 failed",
+        ]
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(turns[1], 10))
+        )
+        assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+        assert "**Last run: FAIL** turn 1" in hover.contents.value
+        assert (
+            "tool calls: lookup(metric='operating_cash_flow', year='2020')" in hover.contents.value
+        )
+    finally:
+        await stop(client)
+
+
+async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
+    agent, lines = broken_example(tmp_path)
+    report = agent.parent / "report.json"
+    code, _, err = await asyncio.to_thread(
+        invoke,
+        "run", agent, "--replay", agent.parent / "replay.jsonl", "--no-user-config", "-q",
+        "-o", report,
+    )  # fmt: skip
+    assert code == 1, err
+    client = await start(agent.parent, push_capabilities())
+    try:
+        doc = open_doc(client, agent)
+        await client.diagnostics_of(doc)
+        answer = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams("holodeck.showReport", [doc, "report.json"])
+        )
+        assert answer == {"exitCode": 1, "passed": 2, "failed": 1}
+        found = await client.until(lambda: run_diagnostics(client, doc))
+        truth = lines.index('        ground_truth: "190000"')
+        arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2021"}' in line)
+        assert [(line, severity) for line, severity, _ in found] == [
+            (truth - 1, W),
+            (truth, E),
+            (arg, E),
+        ]
+    finally:
+        await stop(client)
