@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric
-from holodeck_lsp.models.test_case import ExpectedTool, TestCaseModel, Turn
+from holodeck_lsp.models.test_case import MATCHER_MEANINGS, ExpectedTool, TestCaseModel, Turn
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,10 @@ class Snippet:
     detail: str
     body: str
     model: type[BaseModel] | None  # what the body validates as (None: a matcher value)
+
+
+def _sentence(text: str) -> str:
+    return text[0].upper() + text[1:]
 
 
 TEST_CASE_MULTI = Snippet(
@@ -55,13 +59,13 @@ EXPECTED_TOOL = Snippet(
 )
 FUZZY = Snippet(
     "fuzzy matcher",
-    "Case, whitespace and thousands separators ignored",
+    _sentence(MATCHER_MEANINGS["fuzzy"]),
     '{fuzzy: "${1:text}"}$0',
     None,
 )
 REGEX = Snippet(
     "regex matcher",
-    "The whole argument must match the pattern",
+    _sentence(MATCHER_MEANINGS["regex"]),
     "{regex: '${1:pattern}'}$0",
     None,
 )

@@ -37,6 +37,12 @@ from holodeck_lsp.models.validation import Problem, cross_field_rules
 
 MAX_FILES = 10
 MATCHER_KEYS = ("fuzzy", "regex")
+# What each matcher compares, said once: the field's description, the schema, the snippets.
+MATCHER_MEANINGS = {
+    "fuzzy": "case, surrounding and repeated whitespace and thousands separators ignored; "
+    "numbers compare numerically",
+    "regex": "a regular expression the whole value must match",
+}
 FileType = Literal["image", "pdf", "text", "excel", "word", "powerpoint", "csv"]
 # Fields of a single-turn case that belong on a turn once `turns` is used.
 SINGLE_TURN_FIELDS = ("input", "ground_truth", "expected_tools", "files", "retrieval_context")
@@ -118,8 +124,8 @@ class ExpectedTool(StrictModel):
         None,
         description=(
             "Arguments one single call must carry. Each value is a literal (numbers "
-            "compare numerically), `{fuzzy: ...}` (case, whitespace and thousands "
-            "separators ignored) or `{regex: ...}` (full match). Unasserted arguments "
+            f"compare numerically), `{{fuzzy: ...}}` ({MATCHER_MEANINGS['fuzzy']}) or "
+            f"`{{regex: ...}}` ({MATCHER_MEANINGS['regex']}). Unasserted arguments "
             "are ignored."
         ),
     )

@@ -23,8 +23,9 @@ async def test_hover_shows_the_field_description_type_default_and_values(
             types.MarkupKind.Markdown,
             "**args** (mapping of any to any, optional)\n\nArguments one single call must "
             "carry. Each value is a literal (numbers compare numerically), `{fuzzy: ...}` "
-            "(case, whitespace and thousands separators ignored) or `{regex: ...}` (full "
-            "match). Unasserted arguments are ignored.",
+            "(case, surrounding and repeated whitespace and thousands separators ignored; "
+            "numbers compare numerically) or `{regex: ...}` (a regular expression the whole "
+            "value must match). Unasserted arguments are ignored.",
         ),
         range=types.Range(types.Position(6, 12), types.Position(6, 16)),
     )

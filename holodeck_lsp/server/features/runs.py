@@ -12,8 +12,10 @@ cannot take the server down. `holodeck.showReport` places a report produced else
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import signal
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
@@ -37,6 +39,7 @@ RUN_CASE = "holodeck.runCase"
 RUN_TURN = "holodeck.runTurn"
 SHOW_REPORT = "holodeck.showReport"
 COMMANDS = [RUN_CASE, RUN_TURN, SHOW_REPORT]
+STOP_GRACE = 5.0  # seconds a cancelled run gets to stop before it is killed
 # The CLI in this interpreter, whatever PATH says.
 CLI = [sys.executable, "-c", "from holodeck_lsp.cli import main; main()"]
 
@@ -131,17 +134,35 @@ async def _events(
     assert process.stdout is not None and process.stderr is not None
     errors = asyncio.ensure_future(process.stderr.read())
     events: list[dict[str, Any]] = []
-    async for raw in process.stdout:
-        try:
-            event = json.loads(raw)
-        except ValueError:
-            continue
-        events.append(event)
-        if event.get("event") == "turn_finished":
-            verdict = "passed" if event["passed"] else "failed"
-            progress.report(f"{event['path']}: {verdict}")
-    code = await process.wait()
+    try:
+        async for raw in process.stdout:
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                continue
+            events.append(event)
+            if event.get("event") == "turn_finished":
+                verdict = "passed" if event["passed"] else "failed"
+                progress.report(f"{event['path']}: {verdict}")
+        code = await process.wait()
+    except asyncio.CancelledError:
+        await _stop(process)
+        progress.end("cancelled")
+        raise
     return code, events, (await errors).decode("utf-8", "replace")
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    """The client cancelled the command: the run stops as on Ctrl-C, and is killed if it
+    does not within a few seconds; no child is left running."""
+    with contextlib.suppress(ProcessLookupError):
+        process.send_signal(signal.SIGINT)
+    try:
+        await asyncio.wait_for(process.wait(), STOP_GRACE)
+    except asyncio.TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
 
 
 def _doc(session: Session, uri: Any) -> Document:

@@ -1,0 +1,80 @@
+"""A run the client cancels stops (SIGINT, as Ctrl-C; killed if it ignores it) and leaves
+no child process behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from holodeck_lsp.server.features import runs
+
+# Says it is ready (a file in its folder), then waits; "stubborn" ignores SIGINT.
+CHILD = """
+import pathlib, signal, sys, time
+if "stubborn" in sys.argv:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+pathlib.Path("ready").write_text("")
+print('{"event": "run_started"}', flush=True)
+time.sleep(60)
+"""
+
+
+class _Progress:
+    def __init__(self) -> None:
+        self.ended: list[str] = []
+
+    def report(self, message: str) -> None: ...
+
+    def end(self, message: str) -> None:
+        self.ended.append(message)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split()[2] == "Z")
+
+
+@pytest.mark.parametrize("mode", ["polite", "stubborn"])
+async def test_a_cancelled_run_leaves_no_child(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runs, "CLI", [sys.executable, "-c", CHILD])
+    monkeypatch.setattr(runs, "STOP_GRACE", 0.5)
+    spawned: list[asyncio.subprocess.Process] = []
+    real = asyncio.create_subprocess_exec
+
+    async def spawn(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        process = await real(*args, **kwargs)
+        spawned.append(process)
+        return process
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", spawn)
+    progress = _Progress()
+    task = asyncio.ensure_future(
+        runs._events(None, [mode], tmp_path, progress)  # type: ignore[arg-type]
+    )
+    for _ in range(1000):  # the child is up, its signal handling set (bounded wait)
+        if (tmp_path / "ready").exists():
+            break
+        await asyncio.sleep(0.01)
+    assert (tmp_path / "ready").exists()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    (process,) = spawned
+    assert process.returncode is not None
+    assert not alive(process.pid)
+    assert progress.ended == ["cancelled"]
+    # Polite: ended by the SIGINT (as Python reports an uncaught Ctrl-C); stubborn: killed.
+    expected = signal.SIGINT if mode == "polite" else signal.SIGKILL
+    assert process.returncode == -expected
