@@ -13,6 +13,7 @@ import pytest
 from holodeck_lsp.models.tools import DatabaseConfig
 from holodeck_lsp.runner.tools.stores.base import Chunk, StoreError, VectorStore
 from holodeck_lsp.runner.tools.stores.choose import make_store
+from tests.runner.qdrant_standin import qdrant_standin
 from tests.runner.services import chroma_server, postgres_server
 
 CHUNKS = [
@@ -136,3 +137,11 @@ def test_database_clients_are_imported_only_when_a_store_needs_them() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
+
+
+@pytest.mark.slow
+async def test_qdrant_server_mode_through_the_rest_client(tmp_path: Path) -> None:
+    """The `url` path of the Qdrant store, against a loopback stand-in over Qdrant's engine."""
+    with qdrant_standin() as url:
+        await _exercise(make_store(database("qdrant", connection_string=url), tmp_path))
+        await _exercise(make_store(database("qdrant", url=url), tmp_path))
