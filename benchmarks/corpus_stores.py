@@ -6,7 +6,9 @@ For each agent of `tests/data/corpus/real` with such tools: its folder is copied
 temporary one, its `${VAR}`s get loopback values, a missing `source:` gets a small
 stand-in (text, markdown, PDF, or JSON/CSV records with the fields the tool names), and
 each tool is started as `run` starts it (ingested into its store, against a loopback
-embeddings service, a `chroma run` server and a PostgreSQL with pgvector started here).
+embeddings service, a `chroma run` server, a PostgreSQL with pgvector, and a loopback
+Qdrant stand-in (tests/runner/qdrant_standin.py: a test double over qdrant-client's local
+engine, since no Qdrant server can be installed here) started here).
 Prints one line per agent and how many start every such tool they declare, with the
 reason for each that does not.
 """
@@ -32,19 +34,22 @@ from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError  # noqa: 
 from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds  # noqa: E402
 from tests.runner.fake_model import FakeModelServer, Reply  # noqa: E402
 from tests.runner.sample_files import one_page_pdf  # noqa: E402
+from tests.runner.qdrant_standin import qdrant_standin  # noqa: E402
 from tests.runner.services import chroma_server, postgres_server  # noqa: E402
 
 CORPUS = REPO / "tests" / "data" / "corpus" / "real"
 SearchTool = VectorstoreTool | HierarchicalDocumentTool
 
 
-def environment(variables: list[str], model_url: str, root: str, postgres: str) -> dict[str, str]:
+def environment(
+    variables: list[str], model_url: str, root: str, postgres: str, qdrant: str
+) -> dict[str, str]:
     env = {"OPENAI_BASE_URL": model_url, "OLLAMA_HOST": root}
     for name in variables:
         if name.endswith("CONNECTION_STRING"):
             env[name] = postgres
         elif name.startswith("QDRANT"):
-            env[name] = "http://127.0.0.1:6333"  # no Qdrant server can be installed here
+            env[name] = qdrant
         elif name.endswith(("_ENDPOINT", "_URL")):
             env[name] = root
         else:
@@ -116,9 +121,11 @@ async def start_tools(
     return problems
 
 
-def check_agent(entry: dict[str, Any], urls: tuple[str, str, str, str], work: Path) -> str | None:
+def check_agent(
+    entry: dict[str, Any], urls: tuple[str, str, str, str, str], work: Path
+) -> str | None:
     """None when every search tool started, else why not."""
-    model_url, root, chroma, postgres = urls
+    model_url, root, chroma, postgres, qdrant = urls
     source = CORPUS / entry["file"]
     folder = work / source.parent.name
     shutil.copytree(source.parent, folder)
@@ -126,8 +133,9 @@ def check_agent(entry: dict[str, Any], urls: tuple[str, str, str, str], work: Pa
     # Servers the samples expect on localhost: the ones started here instead.
     for file in [agent_file, *folder.glob("config.y*ml")]:
         text = file.read_text().replace("http://localhost:8000", chroma)
+        text = text.replace("http://localhost:6333", qdrant)
         file.write_text(text.replace("http://localhost:11434", root))
-    env = environment(entry["env_vars"], model_url, root, postgres)
+    env = environment(entry["env_vars"], model_url, root, postgres, qdrant)
     try:
         suite = load_suite(agent_file, env, user_config=False)
     except ConfigError as exc:
@@ -160,12 +168,13 @@ def main() -> None:
         FakeModelServer(lambda path, body: Reply("unused")) as model,
         chroma_server(chroma_bin) as chroma,
         postgres_server() as postgres,
+        qdrant_standin() as qdrant,
         tempfile.TemporaryDirectory() as tmp,
     ):
         for number, entry in enumerate(entries):
             work = Path(tmp) / str(number)
             work.mkdir()
-            problem = check_agent(entry, (model.url, model.root, chroma, postgres), work)
+            problem = check_agent(entry, (model.url, model.root, chroma, postgres, qdrant), work)
             started += problem is None
             print(
                 f"{'ok  ' if problem is None else 'FAIL'} {entry['file']}"
