@@ -33,8 +33,8 @@ from holodeck_lsp.runner.loading import ConfigError, load_suite  # noqa: E402
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError  # noqa: E402
 from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds  # noqa: E402
 from tests.runner.fake_model import FakeModelServer, Reply  # noqa: E402
-from tests.runner.sample_files import one_page_pdf  # noqa: E402
 from tests.runner.qdrant_standin import qdrant_standin  # noqa: E402
+from tests.runner.sample_files import one_page_pdf  # noqa: E402
 from tests.runner.services import chroma_server, postgres_server  # noqa: E402
 
 CORPUS = REPO / "tests" / "data" / "corpus" / "real"
