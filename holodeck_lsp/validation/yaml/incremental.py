@@ -186,6 +186,14 @@ def _cut(text: str) -> tuple[YamlPath, list[int], int] | None:
     return (("test_cases",) if key is not None else ()), starts, end
 
 
+def _item_text(lines: list[str], start: int, end: int) -> str:
+    """Lines ``start`` to ``end`` as written; the last item keeps the text's own ending
+    (with or without a final line break), so marks at the end of the file agree."""
+    if end >= len(lines):
+        return "\n".join(lines[start:])
+    return "\n".join(lines[start:end]) + "\n"
+
+
 def load_yaml_incremental(text: str) -> LoadedYaml:
     """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
     if text.count("\n") < MIN_LINES or _unsafe(text):
@@ -196,7 +204,7 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
     lines = text.split("\n")
     prefix, starts, end = cut
     bounds = list(zip(starts, [*starts[1:], end], strict=True))
-    items = [(a, _parse_item("\n".join(lines[a:b]) + "\n")) for a, b in bounds]
+    items = [(a, _parse_item(_item_text(lines, a, b))) for a, b in bounds]
     head_lines = list(lines)
     head_lines[starts[0] : end] = [""] * (end - starts[0])
     head = load_yaml("\n".join(head_lines)) if prefix else None
