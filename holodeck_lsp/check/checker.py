@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from holodeck_lsp.check.files import yaml_files
 from holodeck_lsp.check.results import CheckResult, FileResult
 from holodeck_lsp.validation.diagnostics import Diagnostic
@@ -18,6 +16,7 @@ from holodeck_lsp.validation.documents import (
     matches_patterns,
 )
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 
 @dataclass
@@ -35,10 +34,10 @@ def _scan_candidates(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
         if is_config_file(path):
             continue  # reached through the agents next to it
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            loaded = load_yaml(path.read_text(encoding="utf-8"))  # with its safety limits
+        except (OSError, UnicodeDecodeError):
             continue
-        if looks_like_suite(data):
+        if loaded.parsed and looks_like_suite(loaded.data):
             found.append(path)
     return found
 

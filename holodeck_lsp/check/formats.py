@@ -51,11 +51,14 @@ class TextFormat:
             if self.colour is not None
             else (out.isatty() and "NO_COLOR" not in os.environ)
         )
+        lines_of: dict[int, list[str]] = {}  # split once per file: linear in diagnostics
         for file, d in _ordered(result):
             s = d.range.start
             label = self._paint(d.severity.label, self._COLOURS[d.severity], on)
             out.write(f"{file.file}:{s.line + 1}:{s.character + 1}: {label} {d.code} {d.message}\n")
-            lines = (file.text or "").splitlines()
+            lines = lines_of.get(id(file))
+            if lines is None:
+                lines = lines_of[id(file)] = (file.text or "").splitlines()
             if 0 <= s.line < len(lines):
                 line = lines[s.line].rstrip("\r")
                 end = d.range.end.character if d.range.end.line == s.line else len(line)

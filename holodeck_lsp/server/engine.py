@@ -75,6 +75,7 @@ def _call_later(delay: float, callback: Callable[[], None]) -> Timer:
 class _State:
     timer: Timer | None = None
     running: bool = False
+    job: Future[jobs.Outcome] | None = None  # queued or running on the worker
     again: bool = False
     last_start: float = float("-inf")
     tracked: bool = False
@@ -167,7 +168,7 @@ class Engine:
 
     def _schedule(self, uri: str, immediate: bool) -> None:
         state = self._states.setdefault(uri, _State())
-        if state.running:
+        if state.running and not self._withdraw(state):
             state.again = True
             return
         if state.timer is not None:
@@ -175,6 +176,16 @@ class Engine:
         quiet = self._clock() - state.last_start >= DEBOUNCE
         delay = 0.0 if immediate or quiet else DEBOUNCE
         state.timer = self._call_later(delay, lambda: self._start(uri))
+
+    @staticmethod
+    def _withdraw(state: _State) -> bool:
+        """Take back a validation the worker has not started (its snapshot is out of date)."""
+        if state.job is None or not state.job.cancel():
+            return False
+        state.job = None
+        state.running = False
+        state.again = False
+        return True
 
     def _start(self, uri: str) -> None:
         state = self._states.get(uri)
@@ -185,15 +196,16 @@ class Engine:
         state.running = True
         state.last_start = self._clock()
         snapshot = self.host.snapshot(doc, known=state.tracked or bool(self.owners_of(doc.path)))
-        task = asyncio.get_running_loop().create_task(self._run(uri, snapshot))
+        state.job = self.worker.submit(jobs.run, snapshot)
+        task = asyncio.get_running_loop().create_task(self._run(uri, snapshot, state.job))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _run(self, uri: str, snapshot: jobs.Snapshot) -> None:
+    async def _run(self, uri: str, snapshot: jobs.Snapshot, job: Future[jobs.Outcome]) -> None:
         try:
-            outcome = await asyncio.wrap_future(self.worker.submit(jobs.run, snapshot))
+            outcome = await asyncio.wrap_future(job)
         except asyncio.CancelledError:
-            return
+            return  # withdrawn for a newer snapshot, or the server stops
         except Exception:
             log.exception("validation of %s failed", uri)
             outcome = jobs.Outcome(tracked=False)
@@ -204,6 +216,7 @@ class Engine:
         if state is None:
             return
         state.running = False
+        state.job = None
         doc = self.host.documents.get(uri)
         if doc is None:
             self._release(uri)
@@ -356,9 +369,12 @@ class Engine:
             if doc.path not in seen:
                 continue
             version = seen[doc.path]
+            current = version == doc.version  # a version the client moved past is answered too
             keep = []
             for waiter in waiters:
-                if waiter.version is None or (version is not None and version >= waiter.version):
+                if current or waiter.version is None or (
+                    version is not None and version >= waiter.version
+                ):
                     if not waiter.future.done():
                         waiter.future.set_result(None)
                 else:
@@ -377,6 +393,8 @@ class Engine:
         state = self._states.pop(doc.uri, None)
         if state is not None and state.timer is not None:
             state.timer.cancel()
+        if state is not None and state.job is not None:
+            state.job.cancel()  # a queued validation of a closed document never runs
         self._release(doc.uri)
         self._seen.pop(doc.path, None)
         outcome = self._outcomes.pop(doc.uri, None)

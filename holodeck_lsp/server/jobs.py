@@ -28,6 +28,9 @@ from holodeck_lsp.validation.yaml.loader import load_yaml
 
 log = logging.getLogger(__name__)
 SOURCE = "holodeck-lsp"
+# The editor validates on every keystroke and answers queries from whole parses: a file
+# longer than this gets one HL007 (`check` validates up to the core's larger limit).
+MAX_TEXT = 2_000_000
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -80,7 +83,7 @@ def is_holodeck_file(snap: Snapshot) -> bool:
         return any(matches_patterns(p, snap.settings.include) for p in siblings)
     if not any(hint in snap.text for hint in _HINTS):
         return False
-    loaded = load_yaml(snap.text)
+    loaded = load_yaml(snap.text, MAX_TEXT)
     return loaded.parsed and looks_like_suite(loaded.data)
 
 
@@ -148,6 +151,7 @@ def _run(snap: Snapshot) -> Outcome:
         import_graders=snap.settings.import_graders,
         severity_overrides=snap.settings.severity,
         incremental=True,
+        max_text=MAX_TEXT,
     )
     result = validate_text(snap.text, snap.path, context)
     outcome = Outcome(tracked=True, kind=result.kind)

@@ -7,13 +7,12 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 
 from holodeck_lsp import __version__
 from holodeck_lsp.server import gc_pause
@@ -28,6 +27,7 @@ from holodeck_lsp.server.features import (
     symbols,
     sync,
 )
+from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 
@@ -46,39 +46,11 @@ ROUTES: list[Route] = [
 ]
 
 
-class _Protocol(LanguageServerProtocol):
-    """pygls' protocol, minus its own copy of open documents (the session keeps them).
-
-    The built-in handlers would apply every edit to a second store with per-line
-    Python loops; these pass the notifications straight to our handlers instead.
-    """
-
-    def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
-        handler = self.fm.features.get(method)
-        if handler is not None:
-            yield handler, (params,), None
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(
-        self, params: types.DidOpenTextDocumentParams
-    ) -> Generator[Any, Any, None]:
-        yield from self._user(types.TEXT_DOCUMENT_DID_OPEN, params)
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(
-        self, params: types.DidChangeTextDocumentParams
-    ) -> Generator[Any, Any, None]:
-        yield from self._user(types.TEXT_DOCUMENT_DID_CHANGE, params)
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(
-        self, params: types.DidCloseTextDocumentParams
-    ) -> Generator[Any, Any, None]:
-        yield from self._user(types.TEXT_DOCUMENT_DID_CLOSE, params)
-
-
 class HoloDeckServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
+        if source is JsonRpcException and is_parse_error(error):  # the body is not JSON
+            assert isinstance(self.protocol, Protocol)
+            self.protocol.unparsable(error)
         # pygls would pop a message up in the editor; a log line is enough.
         log.warning("protocol error (%s): %s", getattr(source, "__name__", source), error)
 
@@ -109,7 +81,7 @@ def _guard(session: Session, route: Route) -> Callable[[Any], Any]:
         async def run_async(params: Any) -> Any:
             try:
                 return await route.handler(session, params)
-            except asyncio.CancelledError:
+            except (asyncio.CancelledError, JsonRpcException):  # cancelled, ContentModified
                 raise
             except Exception as exc:
                 return failed(exc)
@@ -130,7 +102,7 @@ def _register(server: LanguageServer, session: Session, route: Route) -> None:
 
 
 def create_server() -> HoloDeckServer:
-    server = HoloDeckServer("holodeck-lsp", __version__, protocol_cls=_Protocol)
+    server = HoloDeckServer("holodeck-lsp", __version__, protocol_cls=Protocol)
     session = Session(server)
     conditional = [r for r in ROUTES if r.when is not None]
 

@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
 
 from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
-from holodeck_lsp.server.jobs import Snapshot
+from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.server.worker import ProcessWorker, Worker
 from holodeck_lsp.validation.documents import Kind, matches_patterns
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
 
 
 class Session:
@@ -33,10 +39,17 @@ class Session:
         self.documents = Documents()
         self.roots: list[Path] = []
         self.user_config_dir: Path | None = Path.home() / ".holodeck"
-        self.engine = Engine(self)
+        # Validation in a child process: see ProcessWorker and docs/editors.md.
+        validator = ProcessWorker(
+            "holodeck-validation", memory_limit=VALIDATION_MEMORY,
+            recycle_bytes=VALIDATION_MEMORY // 2, preload=("holodeck_lsp.server.jobs",))
+        validator.warm_up()
+        self.engine = Engine(self, validator)
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
+        self._queued: dict[str, dict[Future[Any], None]] = {}  # query jobs by document, in order
+        self._superseded: set[Future[Any]] = set()
         # The last outline of each document, with the text it was read from.
         self.outlines: dict[str, tuple[str, list[Symbol]]] = {}
         self.shut_down = False
@@ -64,6 +77,41 @@ class Session:
             await self.engine.settled(doc.uri)
         outcome = self.engine.outcome(doc.uri)
         return outcome is not None and outcome.tracked
+
+    async def query(self, doc: Document, fn: Callable[..., T], *args: Any,
+                    too_large: Any = None) -> T:
+        """``fn(*args)`` on the query worker, for the document's current text. If the
+        document changes or closes before the job starts, the job is dropped and the
+        request answered with ContentModified (the client asks again if it still cares).
+        A document past the editor's size limit is not parsed: ``too_large`` answers."""
+        if len(doc.text) > MAX_TEXT:
+            return cast(T, too_large)
+        job = self.queries.submit(fn, *args)
+        queued = self._queued.setdefault(doc.uri, {})
+        queued[job] = None
+        try:
+            return await asyncio.wrap_future(job)
+        except asyncio.CancelledError:
+            if job in self._superseded:
+                raise JsonRpcContentModified(
+                    f"{doc.path.name} changed before the request was served") from None
+            raise
+        finally:
+            queued.pop(job, None)
+            self._superseded.discard(job)
+            if not queued:
+                self._queued.pop(doc.uri, None)
+
+    def supersede(self, uri: str, closed: bool = False) -> None:
+        """The document changed, closed or was replaced: drop its queries that wait behind
+        another job (the first one, when the worker is idle, is about to start and still
+        runs: a keystroke's delay is no reason to refuse a hover)."""
+        waiting = list(self._queued.get(uri, ()))
+        if not closed and not self.queries.busy:
+            waiting = waiting[1:]
+        for job in waiting:
+            if job.cancel():
+                self._superseded.add(job)
 
     def snapshot(self, doc: Document, known: bool) -> Snapshot:
         others = {d.path: d.text for d in self.documents.all() if d.uri != doc.uri}

@@ -29,6 +29,8 @@ _RULES = (
     Rule("HL004", "not-a-mapping", E, "The top level is not a mapping (or list, for test cases)."),
     Rule("HL005", "encoding", E, "The file is not UTF-8 text."),
     Rule("HL006", "yaml-construct", E, "A YAML value that cannot be loaded (unknown tag, ...)."),
+    Rule("HL007", "yaml-limit", E,
+         "Past a safety limit: alias expansion, nesting depth or document size."),
     # Shape of the configuration
     Rule("HL101", "unknown-key", E, "A key the model does not declare."),
     Rule("HL102", "missing-key", E, "A required key is missing."),

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.yaml.loader import MAX_TEXT
 
 
 @dataclass
@@ -22,6 +23,8 @@ class ValidationContext:
     severity_overrides: dict[str, Severity | None] = field(default_factory=dict)
     # Re-parse only the test cases that changed since the last call (the editor's path).
     incremental: bool = False
+    # Characters a file may have to be validated in full (the editor's is lower: HL007).
+    max_text: int = MAX_TEXT
 
     def read(self, path: Path) -> str | None:
         """The file's text, or None when it cannot be read."""

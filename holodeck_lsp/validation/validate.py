@@ -33,7 +33,14 @@ from holodeck_lsp.validation.pydantic_errors import report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
 from holodeck_lsp.validation.yaml.source_map import SourceMap, Span, YamlPath
 
-_YAML_CODES = {"syntax": "HL001", "tab": "HL002", "duplicate-key": "HL003", "construct": "HL006"}
+_YAML_CODES = {
+    "syntax": "HL001",
+    "tab": "HL002",
+    "duplicate-key": "HL003",
+    "encoding": "HL005",
+    "construct": "HL006",
+    "limit": "HL007",
+}
 
 
 @dataclass
@@ -84,9 +91,9 @@ def validate_text(
     if ctx.incremental:  # the server's cache; `check` parses each file once and never needs it
         from holodeck_lsp.validation.yaml.incremental import load_yaml_incremental
 
-        loaded = load_yaml_incremental(text)
+        loaded = load_yaml_incremental(text, ctx.max_text)
     else:
-        loaded = load_yaml(text)
+        loaded = load_yaml(text, ctx.max_text)
     doc = _doc(file, text, loaded)
     by_file: dict[str, list[Diagnostic]] = {file: []}
     collector = Collector(loaded.data, _same_doc(doc), by_file)
@@ -177,7 +184,7 @@ def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, Load
     text = ctx.read(file)
     if text is None:
         return None
-    loaded = load_yaml(text)
+    loaded = load_yaml(text, ctx.max_text)
     return _doc(str(file), text, loaded), loaded
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ import jsonschema
 import pytest
 
 from tests.conftest import REPO
+from tests.runner.fake_model import Action, FakeModelServer, Hang, last_user_text
+from tests.runner.faults import answer, cli, question, suite
 from tests.runner.helpers import invoke, strip_timings
 
 EXAMPLE = REPO / "examples" / "convfinqa"
@@ -175,3 +178,31 @@ def test_each_attempt_of_a_repeated_case_has_its_own_events(tmp_path: Path) -> N
     finished = [e["case"] for e in events if e["event"] == "case_finished"]
     assert sorted(started) == sorted(finished) == [0, 0, 1, 1, 2, 2]
     assert sum(e["event"] == "turn_finished" for e in events) == 20
+
+
+def test_ctrl_c_ends_the_events_with_run_interrupted(tmp_path: Path) -> None:
+    def hanging(path: str, body: dict[str, Any]) -> Action:
+        return Hang() if last_user_text(body) == question(3, 1) else answer(path, body)
+
+    with FakeModelServer(hanging) as server:
+        agent = suite(tmp_path, server.url)
+        events_file = tmp_path / "events.jsonl"
+        process = cli("run", agent, "-q", "--events", events_file, "-o", tmp_path / "r.json")
+        server.wait_for_requests(11)  # cases 0-2 and case 3's turn 0 done, turn 1 hangs
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=10)
+    assert process.returncode == 130, err
+    events = events_of(events_file.read_text())
+    last = events[-1]
+    assert {k: last[k] for k in ("event", "reason", "not_run", "exit_code")} == {
+        "event": "run_interrupted",
+        "reason": "interrupted by Ctrl-C (SIGINT)",
+        "not_run": ["case 4"],
+        "exit_code": 130,
+    }
+    finished = [e["label"] for e in events if e["event"] == "case_finished"]
+    assert finished == ["case 0", "case 1", "case 2"]
+    # Case 3's finished turn was reported as it finished.
+    assert [e["path"] for e in events if e["event"] == "turn_finished" and e["case"] == 3] == [
+        "test_cases[3].turns[0]"
+    ]

@@ -38,3 +38,17 @@ def suite(cases: int, turns: int = 4) -> str:
                 "              limit: {regex: '[0-9]+'}\n"
             )
     return "".join(out)
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """A "billion laughs" block: each level lists the one before ten times by alias."""
+    lines = ["l0: &l0 [h, h, h, h, h, h, h, h, h, h]"]
+    for i in range(1, levels):
+        lines.append(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def small_agent(name: str) -> str:
+    """A valid agent with one test case (``hello``), eight lines."""
+    return (f"name: {name}\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n"
+            "  inline: Answer briefly.\ntest_cases:\n  - input: hello\n")

@@ -26,6 +26,7 @@ from tests.server.lsp_client import (
     start,
 )
 from tests.server.suites import suite
+from tests.server.wire import frame, read_message
 
 
 async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path) -> None:
@@ -71,22 +72,6 @@ async def test_odd_requests_get_answers_and_the_server_keeps_working(
     )
 
 
-def _frame(payload: bytes) -> bytes:
-    return b"Content-Length: %d\r\n\r\n%s" % (len(payload), payload)
-
-
-async def _read_message(stdout: asyncio.StreamReader) -> dict[str, Any]:
-    length = 0
-    while True:
-        line = await stdout.readline()
-        if line in (b"\r\n", b""):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    message: dict[str, Any] = json.loads(await stdout.readexactly(length))
-    return message
-
-
 async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> None:
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
@@ -104,25 +89,26 @@ async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> N
         "method": "initialize",
         "params": {"processId": None, "rootUri": None, "capabilities": {}},
     }
-    process.stdin.write(_frame(b"{not json at all"))
+    process.stdin.write(frame(b"{not json at all"))
     process.stdin.write(
-        _frame(
+        frame(
             json.dumps(
                 {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": 7}}
             ).encode()
         )
     )
-    process.stdin.write(_frame(json.dumps(initialize).encode()))
+    process.stdin.write(frame(json.dumps(initialize).encode()))
     await process.stdin.drain()
     while True:
-        message = await asyncio.wait_for(_read_message(process.stdout), 60)
+        message = await asyncio.wait_for(read_message(process.stdout), 60)
+        assert message is not None
         if message.get("id") == 1:
             break
     assert message["result"]["serverInfo"] == {"name": "holodeck-lsp", "version": __version__}
     process.stdin.write(
-        _frame(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode())
+        frame(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode())
     )
-    process.stdin.write(_frame(json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()))
+    process.stdin.write(frame(json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()))
     await process.stdin.drain()
     assert await asyncio.wait_for(process.wait(), 60) == 0
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -107,7 +106,7 @@ async def code_actions(session: Session, params: types.CodeActionParams) -> list
         positions.to_core(params.range.start),
         _wants(params, types.CodeActionKind.RefactorRewrite),
     )
-    found = await asyncio.wrap_future(session.queries.submit(_compute, request))
+    found = await session.query(doc, _compute, request, too_large=[])
     actions = []
     for fix, client in found:
         r = fix.edit.range

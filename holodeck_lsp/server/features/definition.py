@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
@@ -26,10 +24,8 @@ async def definition(session: Session, params: types.DefinitionParams) -> types.
         return None
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)
-    target = await asyncio.wrap_future(
-        session.queries.submit(
-            definition_at, doc.text, doc.path, line, character, list(session.roots)
-        )
+    target = await session.query(
+        doc, definition_at, doc.text, doc.path, line, character, list(session.roots)
     )
     if target is None:
         return None

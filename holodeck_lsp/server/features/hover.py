@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from lsprotocol import types
 
 from holodeck_lsp.editing.hover import hover_at
@@ -20,9 +18,7 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
     positions = PositionMap(doc.text, session.encoding)
     line, character = positions.to_core(params.position)
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
-    found = await asyncio.wrap_future(
-        session.queries.submit(hover_at, doc.text, line, character, kind)
-    )
+    found = await session.query(doc, hover_at, doc.text, line, character, kind)
     last_run = session.run_results.hover(doc.uri, line)
     if found is None and last_run is None:
         return None

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from lsprotocol import types
 
 from holodeck_lsp.editing.outline import Symbol, outline
@@ -58,7 +56,7 @@ async def document_symbols(session: Session, params: types.DocumentSymbolParams)
     if doc is None or not await session.serves(doc):
         return []
     text = doc.text
-    symbols = await asyncio.wrap_future(session.queries.submit(outline, text))
+    symbols = await session.query(doc, outline, text)
     if symbols is None:  # the text does not parse now: show its last outline
         text, symbols = session.outlines.get(uri, ("", []))
     else:

@@ -10,6 +10,7 @@ from holodeck_lsp.server.session import Session
 
 
 def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
+    session.supersede(params.text_document.uri, closed=True)  # opened again: a new text
     session.documents.open(params.text_document)
     session.engine.request(params.text_document.uri, immediate=True)
 
@@ -19,6 +20,7 @@ def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> N
         params.text_document.uri, params.text_document.version, params.content_changes
     )
     if doc is not None:
+        session.supersede(doc.uri)
         session.engine.request(doc.uri)
 
 
@@ -28,6 +30,7 @@ def did_save(session: Session, params: types.DidSaveTextDocumentParams) -> None:
 
 def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
     doc = session.documents.close(params.text_document.uri)
+    session.supersede(params.text_document.uri, closed=True)
     session.outlines.pop(params.text_document.uri, None)
     if doc is not None:
         session.engine.closed(doc)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.validation.yaml.loader import (
+    MAX_TEXT,
     LoadedYaml,
     YamlProblem,
     fast_reader_accepts,
@@ -194,10 +195,10 @@ def _item_text(lines: list[str], start: int, end: int) -> str:
     return "\n".join(lines[start:end]) + "\n"
 
 
-def load_yaml_incremental(text: str) -> LoadedYaml:
+def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
-    if text.count("\n") < MIN_LINES or _unsafe(text):
-        return load_yaml(text)
+    if text.count("\n") < MIN_LINES or len(text) > max_text or _unsafe(text):
+        return load_yaml(text, max_text)
     cut = _cut(text)
     if cut is None:
         return load_yaml(text)
@@ -249,7 +250,7 @@ def load_yaml_incremental(text: str) -> LoadedYaml:
     problems = list(head.problems) if head else []
     for index, (start, item) in enumerate(items):
         for p in item.problems:
-            path = (*prefix, index, *p.path[1:]) if p.path else prefix
+            path = (*prefix, index, *p.path[1:]) if p.path else ()
             problems.append(
                 YamlProblem(
                     p.kind,

@@ -8,12 +8,22 @@ HoloDeck would see, and every key and value keeps its exact position.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.tokens import (
+    BlockEndToken,
+    BlockMappingStartToken,
+    BlockSequenceStartToken,
+    FlowMappingEndToken,
+    FlowMappingStartToken,
+    FlowSequenceEndToken,
+    FlowSequenceStartToken,
+)
 
 from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
@@ -24,14 +34,32 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _STR_TAG = "tag:yaml.org,2002:str"
-_MAX_DEPTH = 200
+
+# Safety limits: past them a document is a diagnostic (HL007), never a resource problem.
+MAX_TEXT = 6_000_000  # characters validated in full
+MAX_DEPTH = 64  # nesting levels of lists and mappings
+MAX_ALIASES = 10_000  # alias uses expanded
+MAX_ALIAS_VALUES = 100_000  # values the aliases bring in, each use counted as a copy
+# What YAML's reader refuses (controls, lone surrogates, U+FFFE/U+FFFF).
+_UNLOADABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+_ASCII_UNLOADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_ANCHOR = re.compile(r"(?:^|[\s\[{,?:-])&[^\s\[\]{},]")
+_ALIAS = re.compile(r"(?:^|[\s\[{,?:-])\*[^\s\[\]{},]")
+_REPLACEMENT = "\ufffd"
+_SHOWN_UNLOADABLE = 20  # positioned problems for refused characters; then one summary
+_OPENS = (BlockMappingStartToken, BlockSequenceStartToken, FlowMappingStartToken,
+          FlowSequenceStartToken)
+_CLOSES = (BlockEndToken, FlowMappingEndToken, FlowSequenceEndToken)
 
 
 @dataclass(frozen=True)
 class YamlProblem:
     """Something wrong with the YAML itself, before any model is applied."""
 
-    kind: str  # "syntax", "tab", "duplicate-key", "construct"
+    kind: str  # "syntax", "tab", "duplicate-key", "construct", "encoding", "limit"
     span: Span
     message: str
     path: YamlPath = ()
@@ -53,22 +81,92 @@ def _span(node: Node) -> Span:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, aliases: bool = False) -> None:
         self.ctor = SafeConstructor()
         self.nodes: dict[YamlPath, NodeInfo] = {}
         self.problems: list[YamlProblem] = []
         self._active: set[int] = set()
+        # Alias bookkeeping, only for texts that have both an anchor and an alias: a node
+        # met a second time is an alias use, admitted while the budget lasts.
+        self._seen: set[int] | None = set() if aliases else None
+        self._expanding = 0
+        self._aliases = 0
+        self._alias_values = 0
+        self._over = False
+        self._sizes: dict[int, int] = {}
 
     def build(self, node: Node, path: YamlPath, key_span: Span | None, depth: int = 0) -> Any:
+        if self._seen is None or self._expanding:
+            return self._build(node, path, key_span, depth)
+        if id(node) not in self._seen:
+            self._seen.add(id(node))
+            return self._build(node, path, key_span, depth)
+        if id(node) in self._active:  # a recursive alias: reported as such
+            return self._build(node, path, key_span, depth)
+        if not self._admit(node, path, key_span):
+            return None
+        self._expanding += 1
+        try:
+            return self._build(node, path, key_span, depth)
+        finally:
+            self._expanding -= 1
+
+    def _admit(self, node: Node, path: YamlPath, key_span: Span | None) -> bool:
+        """Whether one more alias use fits the budget (the first one that does not is
+        reported; it and every later use load as null)."""
+        if self._over:
+            return False
+        self._aliases += 1
+        self._alias_values += self._size(node)
+        if self._aliases <= MAX_ALIASES and self._alias_values <= MAX_ALIAS_VALUES:
+            return True
+        self._over = True
+        parent = self.nodes.get(path[:-1]) if path else None
+        where = key_span or (_point(parent.value.line, parent.value.col) if parent else
+                             _span(node))
+        if self._aliases > MAX_ALIASES:
+            message = (f"more than {MAX_ALIASES:,} alias uses: this alias and the later ones "
+                       "are not expanded (alias limit)")
+        else:
+            message = (f"aliases expand to more than {MAX_ALIAS_VALUES:,} values here: this "
+                       "alias and the later ones are not expanded (alias expansion limit)")
+        self.problems.append(YamlProblem("limit", where, message, path))
+        return False
+
+    def _size(self, root: Node) -> int:
+        """How many values ``root`` stands for once every alias inside it is expanded."""
+        sizes = self._sizes
+        stack: list[tuple[Node, bool]] = [(root, False)]
+        while stack:
+            node, children_done = stack.pop()
+            if node.__class__ is ScalarNode:
+                sizes[id(node)] = 1
+                continue
+            children = (node.value if isinstance(node, SequenceNode)
+                        else [part for pair in node.value for part in pair])
+            if children_done:
+                sizes[id(node)] = 1 + sum(sizes.get(id(child), 1) for child in children)
+            elif id(node) not in sizes:
+                sizes[id(node)] = 1  # until its children are counted: a cycle counts once
+                stack.append((node, True))
+                stack.extend((child, False) for child in children if id(child) not in sizes)
+        return sizes[id(root)]
+
+    def _build(self, node: Node, path: YamlPath, key_span: Span | None, depth: int) -> Any:
         s, e = node.start_mark, node.end_mark
         span = Span(s.line, s.column, e.line, e.column)
         if node.__class__ is ScalarNode:
             self.nodes[path] = NodeInfo(key_span, span, "scalar", node.style)
             # Most values are plain text: skip the constructor lookup for them.
             return node.value if node.tag == _STR_TAG else self._scalar(node, path)
-        if depth > _MAX_DEPTH or id(node) in self._active:
+        if id(node) in self._active:
             self.nodes[path] = NodeInfo(key_span, span, "scalar", None)
             self.problems.append(YamlProblem("construct", span, "recursive alias", path))
+            return None
+        if depth >= MAX_DEPTH:
+            self.nodes[path] = NodeInfo(key_span, span, "scalar", None)
+            self.problems.append(YamlProblem("limit", _point(s.line, s.column),
+                                             _too_deep_message()))
             return None
         self._active.add(id(node))
         try:
@@ -120,8 +218,10 @@ class _Builder:
             try:
                 hash(key)
             except TypeError:
-                self.problems.append(
-                    YamlProblem("construct", key_span, "a mapping key must be a scalar", path)
+                # Only its start: where a block key ends depends on what follows it.
+                self.problems.append(YamlProblem(
+                    "construct", _point(km.line, km.column), "a mapping key must be a scalar",
+                    path)
                 )
                 continue
             if key in first_seen:
@@ -139,12 +239,20 @@ class _Builder:
         return result
 
 
-def load_yaml(text: str) -> LoadedYaml:
-    """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``."""
+def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
+    """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``,
+    as does one longer than ``max_text`` characters (with the limit as its problem)."""
+    if len(text) > max_text:
+        return _unparsed(YamlProblem("limit", _first_line(text), (
+            f"the file has {len(text):,} characters; files over {max_text:,} are not "
+            "validated (document size limit)")))
+    text, refused = _loadable(text)
     # libyaml accepts tabs as separators where the pure-Python scanner (HoloDeck's) refuses
     # them; only a text with a tab needs the slower loader to get HoloDeck's verdict.
     try:
         root = _compose(text)
+    except (RecursionError, _TooDeep):  # only the pure-Python composer recurses per level
+        return _unparsed(*refused, _depth_problem(text))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
@@ -153,29 +261,95 @@ def load_yaml(text: str) -> LoadedYaml:
         detail = problem + (f" ({exc.context})" if exc.context and exc.problem else "")
         if kind == "tab":
             detail = "tab character in indentation; YAML indents with spaces only"
-        return LoadedYaml(
-            None, SourceMap({}), [YamlProblem(kind, _point(line, col), detail)], parsed=False
-        )
-    except yaml.YAMLError as exc:  # a reader error: control characters and the like
+        return _unparsed(*refused, YamlProblem(kind, _point(line, col), detail))
+    except yaml.YAMLError as exc:  # a reader error the replacement above did not prevent
         mark = getattr(exc, "position", None)
         span = _offset_span(text, mark) if isinstance(mark, int) else Span(0, 0, 0, 0)
-        return LoadedYaml(
-            None, SourceMap({}), [YamlProblem("syntax", span, str(exc))], parsed=False
-        )
+        return _unparsed(*refused, YamlProblem("syntax", span, str(exc)))
     if root is None:
-        return LoadedYaml(None, SourceMap({}), [])
-    builder = _Builder()
+        return LoadedYaml(None, SourceMap({}), refused)
+    builder = _Builder(aliases=_ANCHOR.search(text) is not None
+                       and _ALIAS.search(text) is not None)
     data = builder.build(root, (), None)
-    return LoadedYaml(data, SourceMap(builder.nodes), builder.problems)
+    return LoadedYaml(data, SourceMap(builder.nodes), [*refused, *builder.problems])
+
+
+def _unparsed(*problems: YamlProblem) -> LoadedYaml:
+    return LoadedYaml(None, SourceMap({}), list(problems), parsed=False)
+
+
+def _first_line(text: str) -> Span:
+    end = text.find("\n", 0, 200)
+    return Span(0, 0, 0, max(1, end if end != -1 else min(len(text), 200)))
+
+
+def _too_deep_message() -> str:
+    return (f"lists and mappings nested more than {MAX_DEPTH} levels deep: what is inside is "
+            "not validated (nesting limit)")
+
+
+def _depth_problem(text: str) -> YamlProblem:
+    """Where the text first nests deeper than the limit (its tokens, read without recursion)."""
+    for loader in (_Loader, yaml.SafeLoader):
+        depth = 0
+        try:
+            for token in yaml.scan(text, Loader=loader):
+                if isinstance(token, _OPENS):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        mark = token.start_mark
+                        return YamlProblem("limit", _point(mark.line, mark.column),
+                                           _too_deep_message())
+                elif isinstance(token, _CLOSES):
+                    depth -= 1
+        except (yaml.YAMLError, UnicodeError):
+            continue
+    return YamlProblem("limit", _first_line(text), _too_deep_message())
+
+
+def _loadable(text: str) -> tuple[str, list[YamlProblem]]:
+    """``text`` with each character YAML refuses replaced by U+FFFD (same offsets, so the
+    rest of the file loads and keeps its positions), and a problem at each of them."""
+    pattern = _ASCII_UNLOADABLE if text.isascii() else _UNLOADABLE
+    if pattern.search(text) is None:
+        return text, []
+    problems: list[YamlProblem] = []
+    line, line_start, scanned = 0, 0, 0
+    matches = list(pattern.finditer(text))
+    for match in matches[:_SHOWN_UNLOADABLE]:
+        at = match.start()
+        for brk in _YAML_BREAK.finditer(text, scanned, at):
+            line, line_start = line + 1, brk.end()
+        scanned = at
+        problems.append(YamlProblem(*_refused(match.group(), line, at - line_start)))
+    if len(matches) > _SHOWN_UNLOADABLE:
+        last = problems[-1]
+        problems.append(YamlProblem(last.kind, last.span, (
+            f"{len(matches) - _SHOWN_UNLOADABLE:,} more characters YAML does not allow "
+            "follow; only the first are marked")))
+    return pattern.sub(_REPLACEMENT, text), problems
+
+
+def _refused(char: str, line: int, col: int) -> tuple[str, Span, str]:
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:
+        return "encoding", _point(line, col), (
+            f"lone surrogate U+{code:04X}: not a character, so the file cannot be saved as "
+            "UTF-8")
+    return "syntax", _point(line, col), f"YAML does not allow the character U+{code:04X} here"
 
 
 def fast_reader_accepts(text: str) -> bool:
     """Whether the C reader parses ``text`` (a cheap first opinion, never the verdict)."""
     try:
         yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, UnicodeError):
         return False
     return True
+
+
+class _TooDeep(Exception):
+    pass
 
 
 def _compose(text: str) -> Node | None:
@@ -183,7 +357,9 @@ def _compose(text: str) -> Node | None:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     try:
         return yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        if "maximum nesting depth" in str(exc):  # libyaml's own limit (1,000 levels)
+            raise _TooDeep from exc
         # libyaml also refuses texts the pure-Python reader (HoloDeck's) loads, such as a
         # "\ud800" escape: HoloDeck's reader has the last word, and gives the error if any.
         return yaml.compose(text, Loader=yaml.SafeLoader)

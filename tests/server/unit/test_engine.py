@@ -62,12 +62,14 @@ class FakeWorker:
     def __init__(self) -> None:
         self.jobs: list[tuple[jobs.Snapshot, Future[jobs.Outcome]]] = []
         self.submitted = asyncio.Event()
+        self.busy = True  # False: jobs wait in the queue (and can be taken back)
 
     def submit(
         self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot
     ) -> Future[jobs.Outcome]:
         future: Future[jobs.Outcome] = Future()
-        future.set_running_or_notify_cancel()  # started: too late to take back
+        if self.busy:
+            future.set_running_or_notify_cancel()  # started: too late to take back
         self.jobs.append((snapshot, future))
         self.submitted.set()
         return future
@@ -240,3 +242,54 @@ async def test_a_pull_waits_for_its_version_and_is_answered_by_that_validation()
     await asyncio.wait_for(h.engine.settled(uri), BOUND)  # validated already: at once
     assert len(h.worker.jobs) == 1
 
+
+
+async def test_an_edit_withdraws_a_validation_the_worker_has_not_started() -> None:
+    h = Harness()
+    h.worker.busy = False
+    uri = h.open("agent.yaml")
+    h.engine.request(uri, immediate=True)
+    h.timers.fire()
+    _old, queued = await h.worker.next_job()
+    h.edit(uri, "name: b\n", 2)
+    h.engine.request(uri)
+    assert queued.cancelled()  # never runs: its text is gone
+    h.timers.fire()
+    new, job = await h.worker.next_job()
+    assert new.version == 2
+    await h.complete(job, outcome(agent_yaml=["about version 2"]))
+    assert h.host.published == [(uri, ["about version 2"], None)]
+
+
+async def test_closing_a_document_drops_its_queued_validation() -> None:
+    h = Harness()
+    h.worker.busy = False
+    uri = h.open("agent.yaml")
+    h.engine.request(uri, immediate=True)
+    h.timers.fire()
+    _snap, queued = await h.worker.next_job()
+    doc = h.host.documents.close(uri)
+    assert doc is not None
+    h.engine.closed(doc)
+    assert queued.cancelled()
+
+
+async def test_a_pull_for_a_version_the_client_moved_back_from_is_answered() -> None:
+    h = Harness(pull=True)
+    uri = h.open("agent.yaml", version=20)
+    h.timers.scheduled.clear()
+    pull = asyncio.ensure_future(h.engine.settled(uri))
+    await h.timers.next_timer()
+    h.timers.fire()
+    _snap, job = await h.worker.next_job()
+    h.edit(uri, "name: b\n", 15)  # a client that numbers versions oddly
+    h.engine.request(uri)
+    h.timers.scheduled.clear()
+    job.set_result(outcome(agent_yaml=["about version 20"]))
+    await h.timers.next_timer()  # stale: validated again
+    h.timers.fire()
+    snap, job = await h.worker.next_job()
+    assert (snap.version, pull.done()) == (15, False)
+    await h.complete(job, outcome(agent_yaml=["about version 15"]))
+    await asyncio.wait_for(pull, BOUND)  # was: waited for version 20 until the time-out
+    assert [d.message for d in h.engine.shown(h.path("agent.yaml")).lsp] == ["about version 15"]

@@ -1,0 +1,114 @@
+"""Every request gets a response, even one the server cannot read: its JSON-RPC error.
+
+Each case drives the real server over stdio, sends one bad message, reads the error
+it answers, and then checks that the server still answers an ordinary hover.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.server.suites import small_agent
+from tests.server.wire import Wire
+
+AGENT = small_agent("wire")
+
+
+@pytest_asyncio.fixture
+async def wire(tmp_path: Path) -> AsyncIterator[Wire]:
+    server = await Wire.start(tmp_path / "home")
+    await server.initialize(tmp_path)
+    path = tmp_path / "agent.yaml"
+    path.write_text(AGENT, encoding="utf-8")
+    server.notify("textDocument/didOpen", {"textDocument": {
+        "uri": path.as_uri(), "languageId": "yaml", "version": 1, "text": AGENT}})
+    server.document = path.as_uri()  # type: ignore[attr-defined]
+    yield server
+    assert await server.close() == 0
+
+
+async def still_answers(wire: Wire) -> None:
+    hover = await wire.call("textDocument/hover", {
+        "textDocument": {"uri": wire.document},  # type: ignore[attr-defined]
+        "position": {"line": 1, "character": 3}})
+    assert "model" in hover["result"]["contents"]["value"]
+
+
+def _hover(position: Any) -> dict[str, Any]:
+    return {"textDocument": {"uri": "file:///nowhere/agent.yaml"}, "position": position}
+
+
+INVALID_PARAMS = {
+    "negative position": ("textDocument/hover", _hover({"line": -1, "character": 0})),
+    "position as text": ("textDocument/hover", _hover("abc")),
+    "null params": ("textDocument/hover", None),
+    "completion params as a list": ("textDocument/completion", []),
+    "definition without a document": ("textDocument/definition", {"position": {
+        "line": 0, "character": 0}}),
+    "symbols of a number": ("textDocument/documentSymbol", {"textDocument": 5}),
+}
+
+
+@pytest.mark.parametrize("case", list(INVALID_PARAMS))
+async def test_invalid_params_get_32602(wire: Wire, case: str) -> None:
+    method, params = INVALID_PARAMS[case]
+    answer = await wire.call(method, params)
+    assert answer["error"]["code"] == -32602
+    assert answer["error"]["message"] == f"Invalid params for {method}"
+    assert "result" not in answer
+    await still_answers(wire)
+
+
+@pytest.mark.parametrize("body", [b"{not json at all", b'{"jsonrpc": "2.0", "id": 9, ',
+                                  b"\xff\xfe{}"])
+async def test_a_body_that_is_not_json_gets_32700_with_a_null_id(wire: Wire, body: bytes) -> None:
+    wire.send(body)
+    answer = await wire.until(lambda: wire.orphans and wire.orphans[0])
+    assert answer["id"] is None and answer["error"]["code"] == -32700
+    assert answer["error"]["message"].startswith("Parse error: ")
+    await still_answers(wire)
+
+
+INVALID_REQUESTS: dict[str, tuple[Any, Any]] = {
+    "an id but no method": ({"jsonrpc": "2.0", "id": 41}, 41),
+    "no jsonrpc member": ({"id": 42, "method": "textDocument/hover"}, 42),
+    "jsonrpc 1.0": ({"jsonrpc": "1.0", "id": 43, "method": "shutdown"}, 43),
+    "a method that is a number": ({"jsonrpc": "2.0", "id": 44, "method": 7}, 44),
+    "an id that is an object": ({"jsonrpc": "2.0", "id": {"n": 1}, "method": "shutdown"}, None),
+    "a batch": ([{"jsonrpc": "2.0", "id": 45, "method": "shutdown"}], None),
+    "a bare number": (5, None),
+}
+
+
+@pytest.mark.parametrize("case", list(INVALID_REQUESTS))
+async def test_an_invalid_request_gets_32600(wire: Wire, case: str) -> None:
+    message, expected_id = INVALID_REQUESTS[case]
+    wire.send(message if isinstance(message, dict) else json.dumps(message).encode())
+    if expected_id is None:
+        answer = await wire.until(lambda: wire.orphans and wire.orphans[0])
+    else:
+        answer = await wire.response(expected_id)
+    assert answer["id"] == expected_id and answer["error"]["code"] == -32600
+    assert answer["error"]["message"].startswith("Invalid Request: ")
+    await still_answers(wire)
+
+
+async def test_an_unreadable_notification_is_dropped_and_nothing_else(wire: Wire) -> None:
+    wire.notify("textDocument/didOpen", {"textDocument": 7})
+    wire.notify("textDocument/didChange", {"textDocument": {"uri": wire.document},  # type: ignore[attr-defined]
+                                           "contentChanges": "x"})
+    await still_answers(wire)
+    assert wire.orphans == []
+
+
+async def test_a_request_after_shutdown_gets_32600(wire: Wire) -> None:
+    assert (await wire.call("shutdown", None))["result"] is None
+    answer = await wire.call("textDocument/hover", _hover({"line": 0, "character": 0}))
+    assert answer["error"] == {"code": -32600,
+                               "message": "Invalid Request: the server is shutting down"}
