@@ -81,6 +81,12 @@ _RULES = (
         W,
         "A `fail_on_error` grader on a single-turn case stops the whole `holodeck test` run.",
     ),
+    Rule(
+        "HL510",
+        "metric-model-incomplete",
+        W,
+        "`holodeck test` refuses a standard metric whose model lacks `endpoint` or `api_key`.",
+    ),
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),

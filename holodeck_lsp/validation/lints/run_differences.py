@@ -1,6 +1,7 @@
 """What `holodeck test` accepts but does not run as written: a metric `enabled: false`
 (HL507), equality/numeric flags one evaluator per file overrides (HL508), a raising
-fail_on_error grader on a single-turn case (HL509). See docs/runner.md, "Differences
+fail_on_error grader on a single-turn case (HL509), a standard metric whose model lacks
+`endpoint` or `api_key` (HL510). See docs/runner.md, "Differences
 from `holodeck test`"."""
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def run_difference_rules(logical: dict[str, Any], collector: Collector) -> None:
                 related=(related_at(doc, span, f"the last {name} metric"),),
             )
     _single_turn_fail_on_error(logical, collector)
+    _incomplete_standard_models(logical, collector)
 
 
 def _single_turn_fail_on_error(logical: dict[str, Any], collector: Collector) -> None:
@@ -82,3 +84,36 @@ def _single_turn_fail_on_error(logical: dict[str, Any], collector: Collector) ->
 
 def _fatal(metric: dict[str, Any]) -> bool:
     return metric_kind(metric) == "code" and metric.get("fail_on_error") is True
+
+
+def _incomplete_standard_models(logical: dict[str, Any], collector: Collector) -> None:
+    # `holodeck test` builds an Azure AI judge config for every standard metric that has a
+    # model (its own, else `evaluations.model`), whatever the metric, and refuses to start
+    # (exit 2) when that model lacks `endpoint` or `api_key`.
+    evaluations = logical.get("evaluations")
+    default = evaluations.get("model") if isinstance(evaluations, dict) else None
+    on_default: list[str] = []
+    for at, metric in metrics(logical):
+        if metric_kind(metric) != "standard":
+            continue
+        own, name = metric.get("model"), str(metric.get("metric"))
+        if isinstance(own, dict):
+            if _lacks_endpoint_or_key(own):
+                collector.emit((*at, "model"), "HL510", _incomplete_message(own, [name]))
+        elif isinstance(default, dict) and _lacks_endpoint_or_key(default):
+            on_default.append(name)
+    if isinstance(default, dict) and on_default:
+        collector.emit(("evaluations", "model"), "HL510", _incomplete_message(default, on_default))
+
+
+def _lacks_endpoint_or_key(model: dict[str, Any]) -> bool:
+    return not model.get("endpoint") or not model.get("api_key")
+
+
+def _incomplete_message(model: dict[str, Any], names: list[str]) -> str:
+    missing = " and ".join(f"`{k}`" for k in ("endpoint", "api_key") if not model.get(k))
+    metrics_named = ", ".join(dict.fromkeys(names))
+    return (
+        f"`holodeck test` refuses to start (exit 2) when the model of a standard metric "
+        f"({metrics_named}) has no {missing}; give it both to run the file there"
+    )
