@@ -54,6 +54,17 @@ def test_a_large_test_case_list_file_is_cut_into_items() -> None:
     same(loaded, load_yaml(PAYLOAD))
 
 
+def test_an_empty_value_ending_a_case_is_placed_at_the_next_case_as_a_whole_parse_does() -> None:
+    # A key with no value at the end of a case: its empty value ends at the next token,
+    # the next case's "-", not at column 0 of that line.
+    text = BASE.replace(
+        "\n          - Operating cash moved from 200007 to 180021.\n",
+        "\n        ?  Operating cash moved from 200007 to 180021.\n",
+    )
+    assert text != BASE
+    same(load_yaml_incremental(text), load_yaml(text))
+
+
 EDITS = [
     "",
     "x",

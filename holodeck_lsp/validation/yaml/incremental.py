@@ -64,16 +64,34 @@ class _Item:
 _cache: OrderedDict[str, _Item] = OrderedDict()
 
 
-def _shift_span(span: Span | None, lines: int) -> Span | None:
+@dataclass(frozen=True)
+class _Placed:
+    """Where an item's text sits in the file: its first line, and the column of the token
+    after it. A mark at the very end of the item's text (col 0 of the line after it, where
+    an empty value ends) is where a whole parse puts it: at that next token."""
+
+    start: int
+    lines: int
+    next_col: int
+
+    def point(self, line: int, col: int) -> tuple[int, int]:
+        if line == self.lines and col == 0:
+            col = self.next_col
+        return line + self.start, col
+
+
+def _shift_span(span: Span | None, at: _Placed) -> Span | None:
     if span is None:
         return None
-    return Span(span.line + lines, span.col, span.end_line + lines, span.end_col)
+    line, col = at.point(span.line, span.col)
+    end_line, end_col = at.point(span.end_line, span.end_col)
+    return Span(line, col, end_line, end_col)
 
 
-def _shift(info: NodeInfo, lines: int) -> NodeInfo:
+def _shift(info: NodeInfo, at: _Placed) -> NodeInfo:
     return NodeInfo(
-        _shift_span(info.key, lines),
-        _shift_span(info.value, lines) or info.value,
+        _shift_span(info.key, at),
+        _shift_span(info.value, at) or info.value,
         info.kind,
         info.style,
     )
@@ -83,12 +101,12 @@ class ChunkedSourceMap(SourceMap):
     """A head map plus one map per list item, each kept in its own item's line numbers."""
 
     def __init__(
-        self, head: dict[YamlPath, NodeInfo], prefix: YamlPath, items: list[tuple[int, _Item]]
+        self, head: dict[YamlPath, NodeInfo], prefix: YamlPath, items: list[tuple[_Placed, _Item]]
     ) -> None:
         super().__init__(head)
         self._prefix = prefix
         self._items = items
-        self._starts = [start for start, _ in items]
+        self._starts = [at.start for at, _ in items]
 
     def _split(self, path: YamlPath) -> tuple[int, YamlPath] | None:
         n = len(self._prefix)
@@ -106,9 +124,9 @@ class ChunkedSourceMap(SourceMap):
         inside = self._split(path)
         if inside is None:
             return self._nodes.get(path)
-        start, item = self._items[inside[0]]
+        at, item = self._items[inside[0]]
         info = item.nodes.get(inside[1])
-        return _shift(info, start) if info is not None else None
+        return _shift(info, at) if info is not None else None
 
     def paths(self) -> list[YamlPath]:
         out = list(self._nodes)
@@ -119,12 +137,12 @@ class ChunkedSourceMap(SourceMap):
     def path_at(self, line: int, col: int) -> YamlPath | None:
         index = bisect_right(self._starts, line) - 1
         if index >= 0:
-            start, item = self._items[index]
+            at, item = self._items[index]
             best: YamlPath | None = None
             for rel, info in item.nodes.items():
                 if not rel:
                     continue
-                shifted = _shift(info, start)
+                shifted = _shift(info, at)
                 hit = shifted.value.contains(line, col) or (
                     shifted.key is not None and shifted.key.contains(line, col)
                 )
@@ -187,14 +205,6 @@ def _cut(text: str) -> tuple[YamlPath, list[int], int] | None:
     return (("test_cases",) if key is not None else ()), starts, end
 
 
-def _item_text(lines: list[str], start: int, end: int) -> str:
-    """Lines ``start`` to ``end`` as written; the last item keeps the text's own ending
-    (with or without a final line break), so marks at the end of the file agree."""
-    if end >= len(lines):
-        return "\n".join(lines[start:])
-    return "\n".join(lines[start:end]) + "\n"
-
-
 def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     """Like ``load_yaml``; large block lists of test cases are parsed item by item."""
     if text.count("\n") < MIN_LINES or len(text) > max_text or _unsafe(text):
@@ -205,7 +215,13 @@ def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     lines = text.split("\n")
     prefix, starts, end = cut
     bounds = list(zip(starts, [*starts[1:], end], strict=True))
-    items = [(a, _parse_item(_item_text(lines, a, b))) for a, b in bounds]
+    items = [
+        (
+            _Placed(a, b - a, _indent(lines[b]) if b < len(lines) else 0),
+            _parse_item("\n".join(lines[a:b]) + "\n"),
+        )
+        for a, b in bounds
+    ]
     head_lines = list(lines)
     head_lines[starts[0] : end] = [""] * (end - starts[0])
     head = load_yaml("\n".join(head_lines)) if prefix else None
@@ -213,9 +229,9 @@ def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
         head.parsed and isinstance(head.data, dict) and head.data.get("test_cases") is None
     ):
         return load_yaml(text)
-    broken = next(((start, item) for start, item in items if not item.ok), None)
+    broken = next(((at, item) for at, item in items if not item.ok), None)
     if broken is not None:
-        start, item = broken
+        at, item = broken
         syntax = item.problems and all(p.kind in ("syntax", "tab") for p in item.problems)
         if not syntax or fast_reader_accepts(text):
             return load_yaml(text)
@@ -223,14 +239,14 @@ def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
         # unclosed quote is shown at the end of its case, not of the file) rather than
         # re-reading a large file a second time with the slower reader on every keystroke.
         problems = [
-            YamlProblem(p.kind, _shift_span(p.span, start) or p.span, p.message)
+            YamlProblem(p.kind, _shift_span(p.span, at) or p.span, p.message)
             for p in item.problems
         ]
         return LoadedYaml(None, SourceMap({}), problems, parsed=False)
     data_items = [item.data for _, item in items]
     head_nodes: dict[YamlPath, NodeInfo] = dict(head.source_map._nodes) if head else {}
-    last_start, last = items[-1]
-    last_end = _shift(last.nodes[()], last_start).value
+    last_at, last = items[-1]
+    last_end = _shift(last.nodes[()], last_at).value
     first_dash = Span(starts[0], _indent(lines[starts[0]]), last_end.end_line, last_end.end_col)
     key = head_nodes[prefix].key if prefix and prefix in head_nodes else None
     head_nodes[prefix] = NodeInfo(key, first_dash, "sequence", None)
@@ -248,16 +264,16 @@ def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
             None,
         )
     problems = list(head.problems) if head else []
-    for index, (start, item) in enumerate(items):
+    for index, (at, item) in enumerate(items):
         for p in item.problems:
             path = (*prefix, index, *p.path[1:]) if p.path else ()
             problems.append(
                 YamlProblem(
                     p.kind,
-                    _shift_span(p.span, start) or p.span,
+                    _shift_span(p.span, at) or p.span,
                     p.message,
                     path,
-                    _shift_span(p.other, start),
+                    _shift_span(p.other, at),
                 )
             )
     data: Any = data_items
