@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import yaml
+
+from holodeck_lsp.editing import snippets
 from holodeck_lsp.schema.nodes import Schema, refs_in, walk
 
 
@@ -31,44 +35,33 @@ def describe(defs: dict[str, Schema]) -> None:
             definition["markdownDescription"] = definition["description"]
 
 
+def _snippet_value(value: Any) -> Any:
+    """A body value as JSON: a placeholder whose default is a number or a boolean becomes
+    that value (yaml-language-server would insert a string placeholder quoted)."""
+    if isinstance(value, dict):
+        return {_snippet_value(k): _snippet_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_snippet_value(v) for v in value]
+    if isinstance(value, str) and snippets.plain(value) != value:
+        default = yaml.safe_load(snippets.plain(value))
+        if isinstance(default, (bool, int, float)):
+            return default
+    return value
+
+
+def _default_snippet(snippet: snippets.Snippet) -> Schema:
+    body = yaml.safe_load(snippet.body.removesuffix("$0"))
+    return {
+        "label": f"New {snippet.label}",
+        "description": f"{snippet.detail}.",
+        "body": _snippet_value(body),
+    }
+
+
 def add_snippets(defs: dict[str, Schema]) -> None:
+    """The editor's own templates (editing/snippets.py), as JSON bodies."""
     defs["TestCaseModel"]["defaultSnippets"] = [
-        {
-            "label": "New test case (single turn)",
-            "description": "One user message, the expected reply and the tools to call.",
-            "body": {
-                "name": "${1:case name}",
-                "input": "${2:user message}",
-                "ground_truth": "${3:expected reply}",
-            },
-        },
-        {
-            "label": "New test case (multi-turn)",
-            "description": "A conversation: turns sent in order on one session.",
-            "body": {
-                "name": "${1:case name}",
-                "turns": [
-                    {"input": "${2:first user message}", "ground_truth": "${3:expected reply}"},
-                    {"input": "${4:follow-up message}"},
-                ],
-            },
-        },
+        _default_snippet(s) for s in snippets.TEST_CASES
     ]
-    defs["Turn"]["defaultSnippets"] = [
-        {
-            "label": "New turn",
-            "description": "The next user message of the conversation and what to expect.",
-            "body": {"input": "${1:user message}", "ground_truth": "${2:expected reply}"},
-        }
-    ]
-    defs["ExpectedTool"]["defaultSnippets"] = [
-        {
-            "label": "Expected tool with args",
-            "description": "A call that must carry these arguments, at least `count` times.",
-            "body": {
-                "name": "${1:tool_name}",
-                "args": {"${2:argument}": "${3:value}", "${4:other}": {"fuzzy": "${5:text}"}},
-                "count": 1,
-            },
-        }
-    ]
+    defs["Turn"]["defaultSnippets"] = [_default_snippet(snippets.TURN)]
+    defs["ExpectedTool"]["defaultSnippets"] = [_default_snippet(snippets.EXPECTED_TOOL)]

@@ -80,7 +80,7 @@ def test_agent_schema_offers_enum_values_and_snippets() -> None:
         for name in ("TestCaseModel", "Turn", "ExpectedTool")
     }
     assert labels == {
-        "TestCaseModel": ["New test case (single turn)", "New test case (multi-turn)"],
+        "TestCaseModel": ["New test case (multi-turn)", "New test case (single-turn)"],
         "Turn": ["New turn"],
-        "ExpectedTool": ["Expected tool with args"],
+        "ExpectedTool": ["New expected tool with args"],
     }

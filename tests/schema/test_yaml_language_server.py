@@ -158,7 +158,7 @@ async def test_completion_offers_snippets_and_values(yaml_ls: LanguageClient) ->
     uri = _open(yaml_ls, FIXTURES / "new.cases.yaml", NEW_SUITE)
     assert (await _labels(yaml_ls, uri, 8, 6))[0] == "New turn"
     assert await _labels(yaml_ls, uri, 7, 19) == ["fuzzy matcher", "regex matcher"]
-    assert "Expected tool with args" in await _labels(yaml_ls, uri, 5, 10)
+    assert "New expected tool with args" in await _labels(yaml_ls, uri, 5, 10)
     assert await _labels(yaml_ls, uri, 11, 14) == [
         "groundedness", "relevance", "coherence", "fluency", "bleu", "rouge", "meteor",
         "equality", "numeric",
