@@ -65,6 +65,13 @@ def test_an_empty_value_ending_a_case_is_placed_at_the_next_case_as_a_whole_pars
     same(load_yaml_incremental(text), load_yaml(text))
 
 
+def test_a_block_scalar_item_ending_the_file_ends_where_the_text_ends() -> None:
+    # The last item of a list that runs to the end of the text: nothing is added after it,
+    # or the block scalar would take in a line the file does not have.
+    text = PAYLOAD + "- |\n"
+    same(load_yaml_incremental(text), load_yaml(text))
+
+
 EDITS = [
     "",
     "x",

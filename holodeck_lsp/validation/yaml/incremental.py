@@ -218,7 +218,9 @@ def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     items = [
         (
             _Placed(a, b - a, _indent(lines[b]) if b < len(lines) else 0),
-            _parse_item("\n".join(lines[a:b]) + "\n"),
+            # The last item of a list that runs to the end is the text's own end, with no
+            # line break added (a block scalar there would take it in).
+            _parse_item("\n".join(lines[a:b]) + ("\n" if b < len(lines) else "")),
         )
         for a, b in bounds
     ]
