@@ -14,11 +14,15 @@ import pytest
 
 from holodeck_lsp.server.features import runs
 
-# Says it is ready (a file in its folder), then waits; "stubborn" ignores SIGINT.
+# Says it is ready (a file in its folder), then waits; "stubborn" ignores SIGINT. The polite
+# one sets Python's own Ctrl-C handler: a child of a shell's background job inherits SIGINT
+# ignored, and Python then installs no handler of its own (as a real `run` does install).
 CHILD = """
 import pathlib, signal, sys, time
 if "stubborn" in sys.argv:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+else:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 pathlib.Path("ready").write_text("")
 print('{"event": "run_started"}', flush=True)
 time.sleep(60)
