@@ -15,12 +15,17 @@ import sysconfig
 LIBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libs")
 # Exit status the extension reads as "this Python cannot run the bundled server".
 UNSUPPORTED = 3
+NOT_SUPPORTED = (
+    "holodeck-lsp: the server bundled with this extension runs on CPython %s; this is %s %s "
+    "(%s). Select another interpreter, or set holodeck.server.importStrategy to "
+    "fromEnvironment.\n"
+)
 
 
 def interpreter_tag():
     """'cp311' for CPython 3.11, 'cp313t' for its free-threaded build."""
     free_threaded = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""
-    return "cp%d%d%s" % (sys.version_info[0], sys.version_info[1], free_threaded)
+    return "cp%d%d%s" % (sys.version_info[0], sys.version_info[1], free_threaded)  # noqa: UP031 (any Python 3 reads this)
 
 
 def bundled_paths():
@@ -29,13 +34,9 @@ def bundled_paths():
         manifest = json.load(file)
     tag = interpreter_tag()
     if sys.implementation.name != "cpython" or tag not in manifest["tags"]:
-        sys.stderr.write(
-            "holodeck-lsp: the server bundled with this extension runs on CPython %s; this is "
-            "%s %s (%s). Select another interpreter, or set holodeck.server.importStrategy "
-            "to fromEnvironment.\n"
-            % (", ".join(manifest["pythons"]), sys.implementation.name, sys.version.split()[0],
-               sys.executable)
-        )
+        details = (", ".join(manifest["pythons"]), sys.implementation.name,
+                   sys.version.split()[0], sys.executable)  # fmt: skip
+        sys.stderr.write(NOT_SUPPORTED % details)
         sys.exit(UNSUPPORTED)
     return [os.path.join(LIBS, tag), os.path.join(LIBS, "common")]
 

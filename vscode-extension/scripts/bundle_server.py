@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -104,8 +103,8 @@ def split_common(installed: dict[str, Path], out: Path) -> list[str]:
     names = set().union(*({p.name for p in root.iterdir()} for root in installed.values()))
     per_version: list[str] = []
     (out / "common").mkdir(parents=True)
-    for root in installed:
-        (out / root).mkdir()
+    for tag in installed:
+        (out / tag).mkdir()
     for name in sorted(names):
         digests = {tree_digest(root / name) if (root / name).exists() else None
                    for root in installed.values()}  # fmt: skip
@@ -113,9 +112,9 @@ def split_common(installed: dict[str, Path], out: Path) -> list[str]:
             shutil.move(str(next(iter(installed.values())) / name), out / "common" / name)
         else:
             per_version.append(name)
-            for tag, root in installed.items():
-                if (root / name).exists():
-                    shutil.move(str(root / name), out / tag / name)
+            for tag, site in installed.items():
+                if (site / name).exists():
+                    shutil.move(str(site / name), out / tag / name)
     return per_version
 
 
