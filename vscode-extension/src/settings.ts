@@ -12,6 +12,8 @@ export interface Settings {
   graderImport: GraderImport;
   severity: Record<string, SeverityName>;
   yamlDeduplicate: boolean;
+  /** The recording "Run with replay" replays and "Record" writes; empty: `replay.jsonl` beside the suite. */
+  runReplay: string;
 }
 
 /** What `vscode.workspace.getConfiguration('holodeck')` offers, reduced to what we use. */
@@ -33,6 +35,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   graderImport: 'never',
   severity: {},
   yamlDeduplicate: true,
+  runReplay: '',
 };
 
 const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
@@ -114,8 +117,16 @@ export function readSettings(config: ConfigReader): SettingsResult {
     invalid('yamlExtension.deduplicate', dedupe);
   }
 
+  let runReplay = DEFAULT_SETTINGS.runReplay;
+  const replay = config.get('run.replay');
+  if (typeof replay === 'string') {
+    runReplay = replay.trim();
+  } else if (replay !== undefined && replay !== null) {
+    invalid('run.replay', replay);
+  }
+
   return {
-    settings: { serverCommand, serverArgs, include, graderImport, severity, yamlDeduplicate },
+    settings: { serverCommand, serverArgs, include, graderImport, severity, yamlDeduplicate, runReplay },
     problems,
   };
 }
