@@ -154,7 +154,7 @@ async function runJob(
 
 /** Applies the interpreter's updates to the test run, placing failures at their lines. */
 class Reporter {
-  /** A single-turn case's failures, from its turn, shown when the case finishes. */
+  /** The failures of each case's turns, shown on the case too when it finishes. */
   private readonly caseFailures = new Map<number, vscode.TestMessage[]>();
 
   constructor(
@@ -177,11 +177,18 @@ class Reporter {
       return;
     }
     const item = this.itemOf(update.target);
-    if (item === undefined) {
-      // A single-turn case has no turn items: its turn's failures go to the case.
-      if (update.kind === 'failed' && update.target.turn !== undefined) {
-        this.caseFailures.set(update.target.caseIndex, await this.messages(update.failures, undefined));
+    if (update.kind === 'failed' && update.target.turn !== undefined) {
+      // A single-turn case has no turn item: its turn's failures are the case's.
+      const messages = await this.messages(update.failures, item);
+      const before = this.caseFailures.get(update.target.caseIndex) ?? [];
+      this.caseFailures.set(update.target.caseIndex, [...before, ...messages]);
+      if (item !== undefined) {
+        this.done(item, 'failed', messages);
+        this.run.failed(item, messages, update.durationMs);
       }
+      return;
+    }
+    if (item === undefined) {
       return;
     }
     switch (update.kind) {
@@ -198,8 +205,8 @@ class Reporter {
         this.run.skipped(item);
         return;
       case 'failed': {
-        const fromTurn = update.target.turn === undefined ? this.caseFailures.get(update.target.caseIndex) : undefined;
-        const messages = fromTurn ?? (await this.messages(update.failures, item));
+        const fromTurns = this.caseFailures.get(update.target.caseIndex);
+        const messages = fromTurns ?? (await this.messages(update.failures, item));
         this.done(item, 'failed', messages);
         this.run.failed(item, messages, update.durationMs);
         return;

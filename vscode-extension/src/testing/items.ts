@@ -38,25 +38,25 @@ export interface ItemPlace {
   turn?: number;
 }
 
-const SEPARATOR = '\u0000';
-
+// `<uri>`, `<uri>#<case>`, `<uri>#<case>.<turn>`: a file URI has no raw '#' (it is %23), and VS
+// Code keeps the NUL character for its own ids.
 export function itemId(place: ItemPlace): string {
-  const parts = [place.uri];
-  if (place.caseIndex !== undefined) {
-    parts.push(String(place.caseIndex));
-    if (place.turn !== undefined) {
-      parts.push(String(place.turn));
-    }
+  if (place.caseIndex === undefined) {
+    return place.uri;
   }
-  return parts.join(SEPARATOR);
+  return `${place.uri}#${place.caseIndex}${place.turn === undefined ? '' : `.${place.turn}`}`;
 }
 
 export function placeOf(id: string): ItemPlace {
-  const [uri, caseIndex, turn] = id.split(SEPARATOR);
+  const hash = id.lastIndexOf('#');
+  const where = hash < 0 ? undefined : /^(\d+)(?:\.(\d+))?$/.exec(id.slice(hash + 1));
+  if (hash < 0 || where === null || where === undefined) {
+    return { uri: id };
+  }
   return {
-    uri,
-    caseIndex: caseIndex === undefined ? undefined : Number(caseIndex),
-    turn: turn === undefined ? undefined : Number(turn),
+    uri: id.slice(0, hash),
+    caseIndex: Number(where[1]),
+    turn: where[2] === undefined ? undefined : Number(where[2]),
   };
 }
 

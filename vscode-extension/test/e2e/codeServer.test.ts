@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { discoverServer, EXTENSION_DIR, FIXTURE_WORKSPACE, testSettings } from '../support/server';
+import * as testing from './testingView';
 
 const cache = process.env.HOLODECK_E2E_CACHE;
 const skip = cache === undefined ? 'HOLODECK_E2E_CACHE is not set: run scripts/e2e-setup.sh first' : false;
@@ -105,11 +106,13 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
   let serverOutput = '';
   let browser: Browser | undefined;
   let page: Page;
+  let brokenLine: number;
 
   before(async () => {
     home = mkdtempSync(join(tmpdir(), 'holodeck-e2e-'));
     workspace = join(home, 'suite');
     cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
+    brokenLine = testing.prepareSuites(workspace).brokenLine;
     const userData = join(home, 'user-data');
 
     // code-server's extension host takes PATH from a login shell, so the server is named by the
@@ -196,5 +199,18 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     const text = (await row.innerText()).replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
     assert.match(text, /regex/, text);
     assert.ok(text.endsWith('holodeck-lsp HL401 [Ln 23, Col 31]'), text);
+  });
+
+  it('lists the suites, cases and turns in the Testing view; Run with replay passes the example, fails the broken copy at its line', async () => {
+    const logs = join(home, 'user-data', 'logs');
+    try {
+      await testing.checkTestingView(page as unknown as testing.Page, logs, brokenLine, DEADLINE_MS);
+    } catch (error) {
+      printLogs(logs);
+      throw error;
+    } finally {
+      mkdirSync(dirname(SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: join(dirname(SCREENSHOT), 'e2e-testing-view.png') });
+    }
   });
 });

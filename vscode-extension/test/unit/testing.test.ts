@@ -165,7 +165,7 @@ describe('the Testing view', () => {
       log.lines.join('\n'),
     );
     const [run] = controller.runs;
-    const name = (id: string): string => id.split('\u0000').slice(1).join('/');
+    const name = (id: string): string => id.slice(id.lastIndexOf('#') + 1).replace('.', '/');
     const summary = run.calls.map(([method, id, detail]) => {
       if (method !== 'failed') {
         return [method, name(id)];
@@ -185,8 +185,10 @@ describe('the Testing view', () => {
         ["expected regex '2021', got '2020'", 17, undefined, undefined],
         ['metric numeric failed: score 0', 18, '190000', '181,001'],
       ]],
+      // The case shows its turns' failures, at their lines.
       ['failed', '0', [
-        ["[turn 1] expected lookup(metric=operating_cash_flow, year~2021): arg 'year' mismatch: expected regex '2021', got '2020'", 10, undefined, undefined],
+        ["expected regex '2021', got '2020'", 17, undefined, undefined],
+        ['metric numeric failed: score 0', 18, '190000', '181,001'],
       ]],
     ]);
     assert.equal(run.ended, true);
