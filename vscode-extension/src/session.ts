@@ -7,7 +7,8 @@ import { createClient } from './client';
 import { currentServerConfiguration, currentSettings, discoveryContext, isWorkspaceTrusted, SECTION } from './host';
 import { SerialRestarter } from './restart';
 import { documentSelector } from './selector';
-import { NOT_FOUND_MESSAGE, resolveServerCommand, type ServerCommand } from './serverCommand';
+import { chooseServer } from './bundled';
+import type { ServerCommand } from './serverCommand';
 
 const OPEN_SETTINGS = 'Open settings';
 
@@ -69,7 +70,7 @@ export class ServerSession {
    */
   async onTrustGranted(): Promise<void> {
     const { settings } = currentSettings();
-    const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
+    const { command } = await chooseServer(settings, await discoveryContext());
     if (JSON.stringify(command) !== JSON.stringify(this.running)) {
       await this.restart();
     } else {
@@ -95,11 +96,14 @@ export class ServerSession {
     await this.stop();
     const { settings, problems } = currentSettings();
     problems.forEach((problem) => this.output.warn(problem));
-    const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
+    const { command, message } = await chooseServer(settings, await discoveryContext());
     if (command === undefined) {
-      this.output.error(`${NOT_FOUND_MESSAGE} (PATH: ${process.env.PATH ?? ''})`);
-      void this.explainNotFound();
+      this.output.error(`${message ?? ''} (PATH: ${process.env.PATH ?? ''})`);
+      void this.explainNotFound(message ?? '');
       return;
+    }
+    if (message !== undefined) {
+      this.output.warn(message);
     }
     this.output.info(`Starting ${[command.command, ...command.args].join(' ')} (from ${command.origin})`);
     const client = createClient(command, settings, isWorkspaceTrusted(), this.output);
@@ -115,10 +119,10 @@ export class ServerSession {
     }
   }
 
-  private async explainNotFound(): Promise<void> {
-    const choice = await vscode.window.showErrorMessage(NOT_FOUND_MESSAGE, OPEN_SETTINGS);
+  private async explainNotFound(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(message, OPEN_SETTINGS);
     if (choice === OPEN_SETTINGS) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'holodeck.server.command');
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'holodeck.server');
     }
   }
 }

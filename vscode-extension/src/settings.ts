@@ -3,11 +3,14 @@
 
 export type GraderImport = 'never' | 'trusted';
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint' | 'off';
+/** Which server runs: the one bundled in the extension, or the Python environment's own. */
+export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
 export interface Settings {
   /** Program and first arguments; empty means "discover holodeck-lsp". */
   serverCommand: string[];
   serverArgs: string[];
+  importStrategy: ImportStrategy;
   include: string[];
   graderImport: GraderImport;
   severity: Record<string, SeverityName>;
@@ -31,6 +34,7 @@ export const DEFAULT_INCLUDE: readonly string[] = [
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   serverCommand: [],
   serverArgs: ['serve'],
+  importStrategy: 'useBundled',
   include: [...DEFAULT_INCLUDE],
   graderImport: 'never',
   severity: {},
@@ -40,6 +44,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
 
 const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
 const GRADER_IMPORTS: readonly GraderImport[] = ['never', 'trusted'];
+const IMPORT_STRATEGIES: readonly ImportStrategy[] = ['useBundled', 'fromEnvironment'];
 
 export interface SettingsResult {
   settings: Settings;
@@ -77,6 +82,14 @@ export function readSettings(config: ConfigReader): SettingsResult {
     serverArgs = args;
   } else if (args !== undefined && args !== null) {
     invalid('server.args', args);
+  }
+
+  let importStrategy = DEFAULT_SETTINGS.importStrategy;
+  const strategy = config.get('server.importStrategy');
+  if (oneOf(strategy, IMPORT_STRATEGIES)) {
+    importStrategy = strategy;
+  } else if (strategy !== undefined && strategy !== null) {
+    invalid('server.importStrategy', strategy);
   }
 
   let include = DEFAULT_SETTINGS.include;
@@ -126,7 +139,7 @@ export function readSettings(config: ConfigReader): SettingsResult {
   }
 
   return {
-    settings: { serverCommand, serverArgs, include, graderImport, severity, yamlDeduplicate, runReplay },
+    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate, runReplay },
     problems,
   };
 }

@@ -1,12 +1,13 @@
 // The Testing view in code-server, driven as a user does: the view opened from the Command
 // Palette, a suite's row right-clicked, "Execute Using Profile..." -> "Run with replay". The
 // results are read from the HoloDeck output channel's log (one `test result:` line per case and
-// turn) and from the view's icons; a screenshot is kept.
+// turn), the view's icons and the failure's peek in the editor; a screenshot is kept.
 
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
+import { DEADLINE_MS, type CodeServer } from '../support/codeServer';
 import { REPO_DIR } from '../support/server';
 
 /** The playwright-core calls these steps make. */
@@ -42,23 +43,14 @@ export function prepareSuites(workspace: string): { brokenLine: number } {
   return { brokenLine: text.split('\n').findIndex((line) => line.includes(WRONG_TRUTH)) + 1 };
 }
 
-/** The `test result:` lines the extension logged so far (its output channel's log file). */
-export function resultLines(logs: string): string[] {
-  const found: string[] = [];
-  const visit = (folder: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const child = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        visit(child);
-      } else if (/HoloDeck\.log$/.test(entry.name)) {
-        found.push(...readFileSync(child, 'utf8').split('\n').filter((line) => line.includes('test result: ')));
-      }
-    }
-  };
-  if (existsSync(logs)) {
-    visit(logs);
-  }
-  return found.map((line) => line.slice(line.indexOf('test result: ') + 'test result: '.length));
+/** The `test result:` lines the extension logged so far (one per case and turn). */
+function resultLines(session: CodeServer): string[] {
+  const marker = 'test result: ';
+  return session
+    .holodeckLog()
+    .split('\n')
+    .filter((line) => line.includes(marker))
+    .map((line) => line.slice(line.indexOf(marker) + marker.length));
 }
 
 /** Polls `check` until it returns a value, for at most `timeoutMs`; no fixed sleeps. */
@@ -112,9 +104,9 @@ function expectedItems(): string[] {
 }
 
 /** The last result of each item of a suite: `{item: "passed" | "failed | line N: ..."}`. */
-function resultsOf(logs: string, suite: string): Map<string, string> {
+function resultsOf(session: CodeServer, suite: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const line of resultLines(logs)) {
+  for (const line of resultLines(session)) {
     if (line.startsWith(`${suite} `)) {
       const [item, ...rest] = line.slice(suite.length + 1).split(' ');
       out.set(item, rest.join(' '));
@@ -123,21 +115,36 @@ function resultsOf(logs: string, suite: string): Map<string, string> {
   return out;
 }
 
-async function runAndCollect(page: Page, logs: string, suite: string, timeout: number): Promise<Map<string, string>> {
-  const before = resultLines(logs).length;
+async function runAndCollect(session: CodeServer, suite: string, timeout: number): Promise<Map<string, string>> {
+  const page = session.page as unknown as Page;
+  const before = resultLines(session).length;
   await runWithProfile(page, suite, 'Run with replay', timeout);
   const wanted = expectedItems().length;
   return until(
     () => {
-      const fresh = resultLines(logs).slice(before).filter((line) => line.startsWith(`${suite} `));
-      return fresh.length >= wanted ? resultsOf(logs, suite) : undefined;
+      const fresh = resultLines(session).slice(before).filter((line) => line.startsWith(`${suite} `));
+      return fresh.length >= wanted ? resultsOf(session, suite) : undefined;
     },
     timeout,
     `${wanted} results of ${suite}`,
   );
 }
 
-export async function checkTestingView(page: Page, logs: string, brokenLine: number, timeout: number): Promise<void> {
+/** The whole scenario; a screenshot is saved to `screenshot` either way. */
+export async function checkTestingView(session: CodeServer, brokenLine: number, screenshot: string): Promise<void> {
+  try {
+    await scenario(session, brokenLine, DEADLINE_MS);
+  } catch (error) {
+    session.printLogs();
+    throw error;
+  } finally {
+    mkdirSync(dirname(screenshot), { recursive: true });
+    await session.page.screenshot({ path: screenshot });
+  }
+}
+
+async function scenario(session: CodeServer, brokenLine: number, timeout: number): Promise<void> {
+  const page = session.page as unknown as Page;
   await runCommand(page, 'Testing: Focus on Test Explorer View', timeout);
   // The suites, then (expanded by a click) the example's cases and its first case's turns.
   for (const suite of [SUITE, BROKEN_SUITE]) {
@@ -152,12 +159,12 @@ export async function checkTestingView(page: Page, logs: string, brokenLine: num
     await explorerRows(page).filter({ hasText: `turns[${k}]` }).first().waitFor({ state: 'visible', timeout });
   }
 
-  const passed = await runAndCollect(page, logs, SUITE, timeout);
+  const passed = await runAndCollect(session, SUITE, timeout);
   assert.deepEqual([...passed.keys()].sort(), expectedItems());
   assert.deepEqual([...passed.entries()].filter(([, state]) => state !== 'passed'), []);
   await page.locator('.test-explorer .codicon-testing-passed-icon').first().waitFor({ state: 'visible', timeout });
 
-  const broken = await runAndCollect(page, logs, BROKEN_SUITE, timeout);
+  const broken = await runAndCollect(session, BROKEN_SUITE, timeout);
   const failed = [...broken.entries()].filter(([, state]) => state !== 'passed').sort();
   assert.deepEqual(failed, [
     ['test_cases[0]', `failed | line ${brokenLine}: metric numeric failed: score 0`],
