@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 
 import * as vscode from 'vscode';
 
+import { chooseServer } from '../bundled';
 import { currentSettings, discoveryContext } from '../host';
 import { documentSelector } from '../selector';
-import { resolveServerCommand } from '../serverCommand';
 import { jobsFor, runJobs, type RunDeps } from './execute';
 import { FIELD_RANGES, fillSuite, TEST_ITEMS, type ServerRange, type SuiteItems } from './items';
 import { recordingFor, type RunMode } from './runArgs';
@@ -176,10 +176,11 @@ export class SuiteTests implements vscode.Disposable {
 
   private deps(): RunDeps {
     return {
+      // The language server's own program (or bundled copy on its Python), given `run` for `serve`.
       program: async () => {
         const { settings } = currentSettings();
-        const found = resolveServerCommand(settings.serverCommand, [], await discoveryContext());
-        return found === undefined ? undefined : { command: found.command, args: found.args };
+        const { command } = await chooseServer({ ...settings, serverArgs: [] }, await discoveryContext());
+        return command === undefined ? undefined : { command: command.command, args: command.args };
       },
       fieldRanges: (uri, paths) =>
         this.server.request<(ServerRange | null)[]>(FIELD_RANGES, { textDocument: { uri }, paths }),
