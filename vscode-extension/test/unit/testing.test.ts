@@ -196,4 +196,47 @@ describe('the Testing view', () => {
     assert.ok(log.lines.includes("test result: agent.yaml test_cases[0].turns[1] failed | line 18: expected regex '2021', got '2020' | line 19: metric numeric failed: score 0"), log.lines.join('\n'));
     tests.dispose();
   });
+
+  it('stops on cancel as Ctrl-C does: what finished keeps its result, the rest is skipped', async () => {
+    // Stands for a run that finishes case 1 (single-turn: its turn's failure is the case's),
+    // then waits; on SIGINT it reports the interruption as the runner does.
+    const events = [
+      { event: 'run_started', cases: [{ case: 0, multi_turn: true, turns: [{ turn: 0 }, { turn: 1 }] }, { case: 1, multi_turn: false, turns: [{ turn: 0 }] }] },
+      { event: 'case_started', case: 1 },
+      { event: 'metric', case: 1, turn: 0, path: 'evaluations.metrics[0]', name: 'equality', kind: 'standard', score: 0, threshold: null, passed: false, error: null, reasoning: null, ground_truth_path: 'test_cases[1].ground_truth', expected: '7', actual: '8' },
+      { event: 'turn_finished', case: 1, turn: 0, path: 'test_cases[1]', passed: false, skipped: false, duration_ms: 3, errors: [] },
+      { event: 'case_finished', case: 1, path: 'test_cases[1]', passed: false, duration_ms: 4, errors: [] },
+      { event: 'case_started', case: 0 },
+    ].map((e) => JSON.stringify(e)).join('\n');
+    const interrupted = JSON.stringify({ event: 'run_interrupted', reason: 'SIGINT', summary: { passed: 0, failed: 1 }, exit_code: 130 });
+    const script = `process.on('SIGINT', () => { console.log(${JSON.stringify(interrupted)}); process.exit(130); }); console.log(${JSON.stringify(events)}); setInterval(() => {}, 1000);`;
+    state.configuration.holodeck = { 'server.command': [process.execPath, '-e', script] };
+    const { tests, controller } = start();
+    await tests.discover();
+    const listeners: (() => void)[] = [];
+    const token = {
+      isCancellationRequested: false,
+      onCancellationRequested: (listener: () => void) => (listeners.push(listener), { dispose() {} }),
+    };
+    const running = controller.profiles.find((p) => p.label === 'Run')!.runHandler({ include: undefined, exclude: [] }, token);
+    const run = await until(() => controller.runs[0], 'the run');
+    await until(() => (run.calls.some(([method, id]) => method === 'started' && id.endsWith('#0')) ? true : undefined), 'case 0 to start');
+    token.isCancellationRequested = true;
+    listeners.forEach((listener) => listener());
+    await running;
+
+    const name = (id: string): string => id.slice(id.lastIndexOf('#') + 1);
+    const results = run.calls.filter(([method]) => method !== 'enqueued' && method !== 'started');
+    assert.deepEqual(
+      results.map(([method, id, detail]) => [method, name(id), ...(method === 'failed' ? [(detail as { messages: { message: string; location?: { range: { start: { line: number } } }; expectedOutput?: string }[] }).messages.map((m) => [m.message, m.location?.range.start.line, m.expectedOutput])] : [])]),
+      [
+        ['failed', '1', [['metric equality failed: score 0', 18, '7']]],
+        ['skipped', '0'],
+        ['skipped', '0.0'],
+        ['skipped', '0.1'],
+      ],
+    );
+    assert.match(run.output, /run interrupted \(SIGINT\): 0 passed, 1 failed/);
+    tests.dispose();
+  });
 });
