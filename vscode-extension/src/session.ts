@@ -50,6 +50,20 @@ export class ServerSession {
     }
   }
 
+  /** A request to the running server; undefined when none runs or it fails (logged). */
+  async request<R>(method: string, params: unknown): Promise<R | undefined> {
+    const client = this.client;
+    if (client === undefined || client.state !== State.Running) {
+      return undefined;
+    }
+    try {
+      return await client.sendRequest<R>(method, params);
+    } catch (error) {
+      this.output.warn(`${method}: ${String(error)}`);
+      return undefined;
+    }
+  }
+
   /**
    * Trust granted: the workspace's own server settings and environment now count, so restart
    * when they change the command; otherwise re-send the configuration (grader imports allowed).

