@@ -11,7 +11,8 @@ import { chooseServer } from '../bundled';
 import { currentSettings, discoveryContext } from '../host';
 import { documentSelector } from '../selector';
 import { jobsFor, runJobs, type RunDeps } from './execute';
-import { FIELD_RANGES, fillSuite, TEST_ITEMS, type ServerRange, type SuiteItems } from './items';
+import { fillSuite } from './items';
+import { FIELD_RANGES, TEST_ITEMS, type ServerRange, type SuiteItems } from './protocol';
 import { recordingFor, type RunMode } from './runArgs';
 
 export const CONTROLLER_ID = 'holodeck';

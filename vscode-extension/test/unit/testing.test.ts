@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 
 import { SuiteTests, type ServerRequests } from '../../src/testing/controller';
-import { itemId, type ServerRange, type SuiteItems } from '../../src/testing/items';
+import { itemId } from '../../src/testing/items';
+import type { ServerRange, SuiteItems } from '../../src/testing/protocol';
 import { EXTENSION_DIR } from '../support/server';
 import { events, resetState, state, type FakeController, type FakeItem } from '../support/vscodeStub';
 
