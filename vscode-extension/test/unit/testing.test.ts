@@ -134,6 +134,20 @@ describe('the Testing view', () => {
     tests.dispose();
   });
 
+  it('follows suites created and deleted on disk, watching the include patterns', async () => {
+    state.configuration.holodeck = { 'files.include': ['**/agent.yaml', '**/*.agent.yaml'] };
+    const { tests, controller } = start();
+    await tests.discover();
+    assert.deepEqual(state.watchers.map((w) => w.pattern), ['**/agent.yaml', '**/*.agent.yaml']);
+    const other = join(suiteDir, 'other.agent.yaml');
+    state.watchers[1].created.fire({ fsPath: other, toString: () => `file://${other}` } as never);
+    await until(() => controller.items.get(`file://${other}`), 'the new suite');
+    state.watchers[0].deleted.fire({ fsPath: agent, toString: () => `file://${agent}` } as never);
+    assert.deepEqual(tree(controller.items).map((row) => (row as unknown[])[0]), ['other.agent.yaml']);
+    tests.dispose();
+    assert.deepEqual(state.watchers.map((w) => w.disposed), [true, true]);
+  });
+
   it('offers runs only in a trusted workspace, and replay only with a recording', async () => {
     state.isTrusted = false;
     const { tests, controller } = start();
