@@ -34,8 +34,9 @@ REPO_DIR = EXTENSION_DIR.parent
 PLATFORMS: dict[str, list[str]] = {
     "linux-x64": ["manylinux2014_x86_64"],
     "linux-arm64": ["manylinux2014_aarch64"],
-    "alpine-x64": ["musllinux_1_1_x86_64"],
-    "alpine-arm64": ["musllinux_1_1_aarch64"],
+    # musllinux is not widened: name both (PyYAML's CPython 3.14 wheels are musllinux_1_2 only).
+    "alpine-x64": ["musllinux_1_2_x86_64", "musllinux_1_1_x86_64"],
+    "alpine-arm64": ["musllinux_1_2_aarch64", "musllinux_1_1_aarch64"],
     "darwin-x64": ["macosx_11_0_x86_64"],
     "darwin-arm64": ["macosx_11_0_arm64"],
     "win32-x64": ["win_amd64"],
@@ -80,7 +81,7 @@ def install(wheel: Path, target: str, version: str, cache: Path, into: Path) -> 
     run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--find-links",
          str(cache), "--target", str(into), *platforms, "--python-version", version,
          "--implementation", "cp", "--only-binary=:all:", "--no-compile",
-         "--disable-pip-version-check", str(wheel)])  # fmt: skip
+         "--no-warn-conflicts", str(wheel)])  # fmt: skip
     # Console scripts point at the build machine's interpreter: useless in the extension.
     shutil.rmtree(into / "bin", ignore_errors=True)
     for cache_dir in into.rglob("__pycache__"):

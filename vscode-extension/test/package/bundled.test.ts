@@ -3,23 +3,24 @@
 // anywhere, as the extension starts it, even when the interpreter's site-packages have another.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { DidOpenTextDocumentNotification, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import { DidOpenTextDocumentNotification, ExecuteCommandRequest, type Diagnostic } from 'vscode-languageserver-protocol/node';
 
 import { chooseServer, type BundledContext } from '../../src/bundled';
 import { probePython, readBundle } from '../../src/pythonRuntime';
 import { BUNDLED_TARGET, BUNDLED_VSIX, environmentWithoutServer, python3ImportsServer } from '../support/bundled';
-import { FIXTURE_WORKSPACE, startServer, testSettings } from '../support/server';
+import { FIXTURE_WORKSPACE, REPO_DIR, startServer, testSettings } from '../support/server';
 import { extractZip, zipEntries } from '../support/zip';
 
 // Built by `npm run package:bundled`; CI always builds it, a developer may not have.
 const skip = !existsSync(BUNDLED_VSIX) && process.env.CI !== 'true' ? `${BUNDLED_VSIX} is not built` : false;
 
 const FIXTURE = join(FIXTURE_WORKSPACE, 'agent.yaml');
+const CONVFINQA = join(REPO_DIR, 'examples', 'convfinqa');
 const OPTIONAL_EXTRAS = ['chromadb', 'qdrant_client', 'mcp', 'psycopg', 'faiss', 'pypdf', 'nltk', 'sacrebleu', 'numpy'];
 
 /** The extension's discovery on this machine, with the Python extension's choice `selected`. */
@@ -120,5 +121,33 @@ describe(`the ${BUNDLED_TARGET} package with the server bundled`, { skip }, () =
     const { origin, diagnostics } = await fixtureDiagnostics(context(extensionRoot, env, selected), env);
     assert.equal(origin, 'bundled');
     assert.deepEqual(diagnostics.map((d) => d.code), ['HL401']);
+  });
+
+  it('runs the CLI and the server\'s own run child on the bundled libraries (a report placed in the editor)', async () => {
+    const suite = join(home, 'convfinqa');
+    cpSync(CONVFINQA, suite, { recursive: true });
+    const ctx = context(extensionRoot, env);
+    const { command } = await chooseServer({ ...testSettings(), serverArgs: [] }, ctx);
+    assert.equal(command?.origin, 'bundled');
+    const run = spawnSync(command!.command, [...command!.args, 'run', 'agent.yaml', '--replay', 'replay.jsonl', '-o', 'report.json', '-q'], {
+      cwd: suite, env, encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, run.stderr);
+
+    const { command: serve } = await chooseServer(testSettings(), ctx);
+    const server = await startServer({ settings: testSettings(), workspaceTrusted: true, pullDiagnostics: false, command: serve, env });
+    try {
+      const uri = `file://${join(suite, 'agent.yaml')}`;
+      await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(join(suite, 'agent.yaml'), 'utf8') },
+      });
+      // `holodeck.showReport` starts `run --from-report` in a child process of the server.
+      const answer = await server.request(
+        server.connection.sendRequest(ExecuteCommandRequest.type, { command: 'holodeck.showReport', arguments: [uri, 'report.json'] }),
+      );
+      assert.deepEqual(answer, { exitCode: 0, passed: 3, failed: 0 });
+    } finally {
+      await server.stop();
+    }
   });
 });
