@@ -44,7 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   await current.restart();
   const tests = new SuiteTests(current, output);
-  context.subscriptions.push(tests);
+  context.subscriptions.push(tests, current.onDidStart(() => void tests.discover()));
   void tests.discover();
 }
 

@@ -18,6 +18,9 @@ export class ServerSession {
   private deduplicate = true;
   private selector: vscode.DocumentSelector = [];
   private readonly restarter = new SerialRestarter(() => this.replaceClient());
+  private readonly started = new vscode.EventEmitter<void>();
+  /** Fires each time a server has started (what it knows may have changed: the Testing view asks again). */
+  readonly onDidStart = this.started.event;
 
   constructor(private readonly output: vscode.LogOutputChannel) {}
 
@@ -113,6 +116,7 @@ export class ServerSession {
     this.selector = documentSelector(settings.include);
     try {
       await client.start();
+      this.started.fire();
     } catch (error) {
       this.output.error(`The server did not start: ${String(error)}`);
       void vscode.window.showErrorMessage(`HoloDeck: the language server did not start (${String(error)}).`);

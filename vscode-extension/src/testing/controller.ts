@@ -11,7 +11,8 @@ import { chooseServer } from '../bundled';
 import { currentSettings, discoveryContext } from '../host';
 import { documentSelector } from '../selector';
 import { jobsFor, runJobs, type RunDeps } from './execute';
-import { FIELD_RANGES, fillSuite, TEST_ITEMS, type ServerRange, type SuiteItems } from './items';
+import { fillSuite } from './items';
+import { FIELD_RANGES, TEST_ITEMS, type ServerRange, type SuiteItems } from './protocol';
 import { recordingFor, type RunMode } from './runArgs';
 
 export const CONTROLLER_ID = 'holodeck';
@@ -28,6 +29,7 @@ export class SuiteTests implements vscode.Disposable {
   private replayProfile: vscode.TestRunProfile | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [];
+  private watchers: vscode.FileSystemWatcher[] = [];
 
   constructor(
     private readonly server: ServerRequests,
@@ -48,15 +50,20 @@ export class SuiteTests implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => later(event.document)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.syncProfiles()),
       vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('holodeck.files.include')) {
+          this.watchIncluded();
+        }
         if (event.affectsConfiguration('holodeck.run') || event.affectsConfiguration('holodeck.files.include')) {
           void this.discover();
         }
       }),
     );
+    this.watchIncluded();
     this.syncProfiles();
   }
 
   dispose(): void {
+    this.watchers.forEach((watcher) => watcher.dispose());
     this.timers.forEach((timer) => clearTimeout(timer));
     this.disposables.forEach((d) => d.dispose());
     this.profiles.forEach((p) => p.dispose());
@@ -104,13 +111,34 @@ export class SuiteTests implements vscode.Disposable {
     if (document.uri.scheme !== 'file' || vscode.languages.match(documentSelector(settings.include), document) === 0) {
       return;
     }
-    const id = document.uri.toString();
+    this.refreshSoon(document.uri);
+  }
+
+  /** Suites created, changed or deleted on disk (a checkout, another tool); open ones follow edits. */
+  private watchIncluded(): void {
+    this.watchers.forEach((watcher) => watcher.dispose());
+    this.watchers = currentSettings().settings.include.map((pattern) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      const changed = (uri: vscode.Uri): void => {
+        if (!vscode.workspace.textDocuments.some((doc) => doc.uri.toString() === uri.toString())) {
+          this.refreshSoon(uri);
+        }
+      };
+      watcher.onDidCreate(changed);
+      watcher.onDidChange(changed);
+      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString()));
+      return watcher;
+    });
+  }
+
+  private refreshSoon(uri: vscode.Uri): void {
+    const id = uri.toString();
     clearTimeout(this.timers.get(id));
     this.timers.set(
       id,
       setTimeout(() => {
         this.timers.delete(id);
-        void this.refresh(document.uri).then(() => this.syncProfiles());
+        void this.refresh(uri).then(() => this.syncProfiles());
       }, REFRESH_DELAY_MS),
     );
   }

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 import { parseEvent, RunInterpreter, type Failure, type Target, type Update } from './events';
-import { itemId, placeOf, toRange, type ServerRange } from './items';
+import { itemId, placeOf, toRange } from './items';
+import type { ServerRange } from './protocol';
 import { runArguments, type RunMode, type Selection } from './runArgs';
 import { runEvents, type RunOutcome } from './runProcess';
 

@@ -3,33 +3,7 @@
 
 import * as vscode from 'vscode';
 
-export const TEST_ITEMS = 'holodeck/testItems';
-export const FIELD_RANGES = 'holodeck/fieldRanges';
-
-export interface ServerRange {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-
-export interface ServerTurn {
-  index: number;
-  label: string;
-  detail: string;
-  range: ServerRange;
-}
-
-export interface ServerCase {
-  index: number;
-  label: string;
-  detail: string;
-  range: ServerRange;
-  turns: ServerTurn[];
-}
-
-/** The answer of `holodeck/testItems`; null when the text does not parse (keep what is shown). */
-export interface SuiteItems {
-  cases: ServerCase[];
-}
+import type { ServerRange, SuiteItems } from './protocol';
 
 /** Where an item stands: its file, and the case and turn when it is one. */
 export interface ItemPlace {

@@ -18,6 +18,16 @@ export interface VscodeState {
   files: Record<string, string[]>;
   /** Test controllers created through `tests.createTestController`. */
   controllers: FakeController[];
+  /** File system watchers created through `workspace.createFileSystemWatcher`. */
+  watchers: FakeWatcher[];
+}
+
+export interface FakeWatcher {
+  pattern: string;
+  created: Emitter<Uri>;
+  changed: Emitter<Uri>;
+  deleted: Emitter<Uri>;
+  disposed: boolean;
 }
 
 export const state: VscodeState = {
@@ -27,10 +37,11 @@ export const state: VscodeState = {
   extensions: {},
   files: {},
   controllers: [],
+  watchers: [],
 };
 
 /** A minimal event emitter: `event` is what VS Code's `onDid...` functions are. */
-class Emitter<T> {
+export class Emitter<T> {
   private listeners: ((value: T) => void)[] = [];
   readonly event = (listener: (value: T) => void): { dispose(): void } => {
     this.listeners.push(listener);
@@ -55,6 +66,7 @@ export function resetState(): void {
   state.extensions = {};
   state.files = {};
   state.controllers = [];
+  state.watchers = [];
 }
 
 class Uri {
@@ -231,6 +243,30 @@ const vscode = {
     onDidOpenTextDocument: events.openDocument.event,
     onDidChangeTextDocument: events.changeDocument.event,
     onDidChangeConfiguration: events.changeConfiguration.event,
+    textDocuments: [] as { uri: Uri }[],
+    createFileSystemWatcher(pattern: string) {
+      const watcher = {
+        pattern,
+        created: new Emitter<Uri>(),
+        changed: new Emitter<Uri>(),
+        deleted: new Emitter<Uri>(),
+        disposed: false,
+        get onDidCreate() {
+          return watcher.created.event;
+        },
+        get onDidChange() {
+          return watcher.changed.event;
+        },
+        get onDidDelete() {
+          return watcher.deleted.event;
+        },
+        dispose() {
+          watcher.disposed = true;
+        },
+      };
+      state.watchers.push(watcher);
+      return watcher;
+    },
     async findFiles(pattern: string): Promise<Uri[]> {
       return (state.files[pattern] ?? []).map((file) => Uri.file(file));
     },

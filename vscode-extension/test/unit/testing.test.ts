@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 
 import { SuiteTests, type ServerRequests } from '../../src/testing/controller';
-import { itemId, type ServerRange, type SuiteItems } from '../../src/testing/items';
+import { itemId } from '../../src/testing/items';
+import type { ServerRange, SuiteItems } from '../../src/testing/protocol';
 import { EXTENSION_DIR } from '../support/server';
 import { events, resetState, state, type FakeController, type FakeItem } from '../support/vscodeStub';
 
@@ -131,6 +132,20 @@ describe('the Testing view', () => {
     await until(() => (server.asked.length > asked ? true : undefined), 'the second refresh');
     assert.deepEqual(tree(controller.items), [['agent.yaml', undefined, undefined, [['test_cases[1]', 'One question', 11]]]]);
     tests.dispose();
+  });
+
+  it('follows suites created and deleted on disk, watching the include patterns', async () => {
+    state.configuration.holodeck = { 'files.include': ['**/agent.yaml', '**/*.agent.yaml'] };
+    const { tests, controller } = start();
+    await tests.discover();
+    assert.deepEqual(state.watchers.map((w) => w.pattern), ['**/agent.yaml', '**/*.agent.yaml']);
+    const other = join(suiteDir, 'other.agent.yaml');
+    state.watchers[1].created.fire({ fsPath: other, toString: () => `file://${other}` } as never);
+    await until(() => controller.items.get(`file://${other}`), 'the new suite');
+    state.watchers[0].deleted.fire({ fsPath: agent, toString: () => `file://${agent}` } as never);
+    assert.deepEqual(tree(controller.items).map((row) => (row as unknown[])[0]), ['other.agent.yaml']);
+    tests.dispose();
+    assert.deepEqual(state.watchers.map((w) => w.disposed), [true, true]);
   });
 
   it('offers runs only in a trusted workspace, and replay only with a recording', async () => {
