@@ -11,20 +11,28 @@ and no pure-Python fallback, so one folder per version holds what differs
 same for all versions. `bundled/run_server.py` puts `libs/<its version>` and `libs/common`
 first on sys.path. `libs/manifest.json` says what is inside, for the extension and the tests.
 
-Needs pip and access to PyPI (install time only). Wheels are kept in --wheel-cache (default:
-the extension's .cache/wheels) so a second build downloads nothing.
+Needs pip (and `packaging`, or pip's copy of it) and access to PyPI (install time only).
+Wheels are kept in --wheel-cache (default: the extension's .cache/wheels) so a second build
+downloads nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import email.parser
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+try:
+    from packaging.requirements import Requirement
+except ImportError:  # the build venv has no packaging of its own: pip always carries one
+    from pip._vendor.packaging.requirements import Requirement  # type: ignore[assignment]
 
 EXTENSION_DIR = Path(__file__).resolve().parent.parent
 REPO_DIR = EXTENSION_DIR.parent
@@ -64,24 +72,90 @@ def build_wheel(work: Path) -> Path:
     return wheel
 
 
-def download(wheel: Path, target: str, version: str, cache: Path) -> None:
-    """Every wheel the package needs on `target` under `version`, into `cache`."""
+def target_options(target: str, version: str) -> list[str]:
+    """pip's options for binary wheels of `target` under CPython `version`."""
     platforms = [arg for tag in PLATFORMS[target] for arg in ("--platform", tag)]
+    return [*platforms, "--python-version", version, "--implementation", "cp",
+            "--only-binary=:all:"]  # fmt: skip
+
+
+def download(requirements: list[str], options: list[str], cache: Path) -> None:
+    """The wheels `requirements` need (options: `target_options`, maybe --no-deps) into `cache`."""
     run([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(cache),
-         "--find-links", str(cache), *platforms, "--python-version", version,
-         "--implementation", "cp", "--only-binary=:all:", str(wheel)])  # fmt: skip
+         "--find-links", str(cache), *options, *requirements])  # fmt: skip
     # The cache keeps dependencies only: our own wheel is rebuilt from the checkout each time.
     for stale in cache.glob("holodeck_lsp-*.whl"):
         stale.unlink()
 
 
-def install(wheel: Path, target: str, version: str, cache: Path, into: Path) -> None:
+def install(requirements: list[str], options: list[str], cache: Path, into: Path) -> None:
     """Installs from the cache only, so what is bundled is exactly what was downloaded."""
-    platforms = [arg for tag in PLATFORMS[target] for arg in ("--platform", tag)]
     run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--find-links",
-         str(cache), "--target", str(into), *platforms, "--python-version", version,
-         "--implementation", "cp", "--only-binary=:all:", "--no-compile",
-         "--no-warn-conflicts", str(wheel)])  # fmt: skip
+         str(cache), "--target", str(into), *options, "--no-compile", "--no-warn-conflicts",
+         *requirements])  # fmt: skip
+
+
+def marker_environment(target: str, version: str) -> dict[str, str]:
+    """The values of PEP 508 markers on `target` under CPython `version`."""
+    system, arch = target.split("-")
+    machines = {("win32", "x64"): "AMD64", ("darwin", "arm64"): "arm64"}
+    machine = machines.get((system, arch), {"x64": "x86_64", "arm64": "aarch64"}[arch])
+    systems = {"linux": "Linux", "alpine": "Linux", "darwin": "Darwin", "win32": "Windows"}
+    return {
+        "implementation_name": "cpython",
+        "implementation_version": f"{version}.0",
+        "os_name": "nt" if system == "win32" else "posix",
+        "platform_machine": machine,
+        "platform_python_implementation": "CPython",
+        "platform_release": "",
+        "platform_system": systems[system],
+        "platform_version": "",
+        "python_full_version": f"{version}.0",
+        "python_version": version,
+        "sys_platform": "linux" if system == "alpine" else system,
+        "extra": "",
+    }
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def missing_requirements(site: Path, environment: dict[str, str]) -> list[str]:
+    """What the installed distributions require on the target but is not installed.
+
+    pip evaluates markers against the Python running it, not `--python-version` nor
+    `--platform`: `exceptiongroup; python_version < "3.11"` is left out for 3.10 when pip runs
+    on 3.11, `colorama; platform_system == "Windows"` for Windows when it runs on Linux.
+    """
+    installed = {canonical(info.name.split("-")[0]) for info in site.glob("*.dist-info")}
+    missing: dict[str, str] = {}
+    for metadata in site.glob("*.dist-info/METADATA"):
+        headers = email.parser.Parser().parsestr(metadata.read_text("utf-8"), headersonly=True)
+        for spec in headers.get_all("Requires-Dist") or []:
+            requirement = Requirement(spec)
+            if requirement.marker is not None and not requirement.marker.evaluate(environment):
+                continue
+            if canonical(requirement.name) not in installed:
+                missing[canonical(requirement.name)] = f"{requirement.name}{requirement.specifier}"
+    return sorted(missing.values())
+
+
+def install_for(wheel: Path, target: str, version: str, cache: Path, into: Path) -> None:
+    """The package and everything it requires on `target` under `version`, into `into`."""
+    options = target_options(target, version)
+    download([str(wheel)], options, cache)
+    install([str(wheel)], options, cache, into)
+    environment = marker_environment(target, version)
+    for _ in range(10):  # each round adds what the previous one's additions require
+        missing = missing_requirements(into, environment)
+        if not missing:
+            break
+        print(f"{target} {version}: also {', '.join(missing)}", file=sys.stderr)
+        download(missing, [*options, "--no-deps"], cache)
+        install(missing, [*options, "--no-deps"], cache, into)
+    else:
+        raise SystemExit(f"{target} {version}: requirements still missing: {missing}")
     # Console scripts point at the build machine's interpreter: useless in the extension.
     shutil.rmtree(into / "bin", ignore_errors=True)
     for cache_dir in into.rglob("__pycache__"):
@@ -145,9 +219,8 @@ def main() -> int:
         wheel = build_wheel(work)
         installed: dict[str, Path] = {}
         for version in versions:
-            download(wheel, options.target, version, cache)
             into = work / "site" / tag_of(version)
-            install(wheel, options.target, version, cache, into)
+            install_for(wheel, options.target, version, cache, into)
             installed[tag_of(version)] = into
         staged = work / "libs"
         per_version = split_common(installed, staged)

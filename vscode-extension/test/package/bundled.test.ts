@@ -3,14 +3,14 @@
 // anywhere, as the extension starts it, even when the interpreter's site-packages have another.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { DidOpenTextDocumentNotification, ExecuteCommandRequest, type Diagnostic } from 'vscode-languageserver-protocol/node';
 
-import { chooseServer, type BundledContext } from '../../src/bundled';
+import { chooseServer, type BundledContext, type PythonInfo } from '../../src/bundled';
 import { probePython, readBundle } from '../../src/pythonRuntime';
 import { BUNDLED_TARGET, BUNDLED_VSIX, environmentWithoutServer, python3ImportsServer } from '../support/bundled';
 import { FIXTURE_WORKSPACE, REPO_DIR, startServer, testSettings } from '../support/server';
@@ -38,7 +38,10 @@ function context(extensionRoot: string, env: NodeJS.ProcessEnv, selected?: strin
 }
 
 /** Starts the server the extension would start, opens the fixture, returns its diagnostics. */
-async function fixtureDiagnostics(ctx: BundledContext, env: NodeJS.ProcessEnv): Promise<{ origin: string; diagnostics: Diagnostic[] }> {
+async function fixtureDiagnostics(
+  ctx: BundledContext,
+  env: NodeJS.ProcessEnv,
+): Promise<{ origin: string; python: string; diagnostics: Diagnostic[] }> {
   const settings = testSettings();
   const { command, message } = await chooseServer(settings, ctx);
   assert.ok(command, message);
@@ -49,10 +52,31 @@ async function fixtureDiagnostics(ctx: BundledContext, env: NodeJS.ProcessEnv): 
     await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(FIXTURE, 'utf8') },
     });
-    return { origin: command.origin, diagnostics: await diagnostics };
+    return { origin: command.origin, python: command.command, diagnostics: await diagnostics };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The CPython interpreters of this machine, other than the one on PATH: python3.X on PATH, and
+ * pyenv's versions (whose shims only run the global one).
+ */
+async function localPythons(): Promise<PythonInfo[]> {
+  const programs = ['3.9', '3.10', '3.11', '3.12', '3.13', '3.14'].map((version) => `python${version}`);
+  const pyenvRoot = spawnSync('pyenv', ['root'], { encoding: 'utf8' });
+  const versions = pyenvRoot.status === 0 ? join(pyenvRoot.stdout.trim(), 'versions') : undefined;
+  if (versions !== undefined && existsSync(versions)) {
+    programs.push(...readdirSync(versions).map((version) => join(versions, version, 'bin', 'python3')).filter(existsSync));
+  }
+  const found = new Map<string, PythonInfo>();
+  for (const program of programs) {
+    const info = await probePython([program]);
+    if (info !== undefined && info.implementation === 'cpython') {
+      found.set(info.version.join('.'), info);
+    }
+  }
+  return [...found.values()];
 }
 
 describe(`the ${BUNDLED_TARGET} package with the server bundled`, { skip }, () => {
@@ -149,5 +173,22 @@ describe(`the ${BUNDLED_TARGET} package with the server bundled`, { skip }, () =
     } finally {
       await server.stop();
     }
+  });
+
+  it('runs on each CPython 3.10+ this machine has, selected in the Python extension; an older one is passed over', async () => {
+    const pythons = await localPythons();
+    const supported = pythons.filter((info) => info.version[0] === 3 && info.version[1] >= 10);
+    assert.ok(supported.length > 0, 'at least the python3 the other tests use');
+    for (const info of supported) {
+      const { python, diagnostics } = await fixtureDiagnostics(context(extensionRoot, env, info.executable), env);
+      assert.equal(python, info.executable, `Python ${info.version.join('.')}`);
+      assert.deepEqual(diagnostics.map((d) => d.code), ['HL401'], `Python ${info.version.join('.')}`);
+    }
+    for (const old of pythons.filter((info) => info.version[0] === 3 && info.version[1] < 10)) {
+      const { command, message } = await chooseServer(testSettings(), { ...context(extensionRoot, env, old.executable), pathVariable: '' });
+      assert.equal(command, undefined);
+      assert.match(message ?? '', new RegExp(`Python ${old.version.join('\\.')} at .* is too old`));
+    }
+    console.log(`bundled server served the fixture on CPython ${supported.map((info) => info.version.join('.')).join(', ')}`);
   });
 });
