@@ -126,7 +126,7 @@ def missing_requirements(site: Path, environment: dict[str, str]) -> list[str]:
 
     pip evaluates markers against the Python running it, not `--python-version` nor
     `--platform`: `exceptiongroup; python_version < "3.11"` is left out for 3.10 when pip runs
-    on 3.11, `colorama; platform_system == "Windows"` for Windows when it runs on Linux.
+    on 3.11, and a `platform_system == "Windows"` requirement when it runs on Linux.
     """
     installed = {canonical(info.name.split("-")[0]) for info in site.glob("*.dist-info")}
     missing: dict[str, str] = {}
