@@ -21,6 +21,7 @@ class Symbol:
     range: Range
     selection: Range
     children: tuple[Symbol, ...] = ()
+    index: int | None = None  # a test case's or turn's position in its list
 
 
 class _Doc:
@@ -74,7 +75,7 @@ def _turns(doc: _Doc, data: Any, path: YamlPath) -> tuple[Symbol, ...]:
             continue
         where = doc.extent(info)
         text = turn.get("input") if isinstance(turn, dict) else None
-        out.append(Symbol(f"turns[{k}]", _excerpt(text), "turn", where, where))
+        out.append(Symbol(f"turns[{k}]", _excerpt(text), "turn", where, where, index=k))
     return tuple(out)
 
 
@@ -95,7 +96,9 @@ def _cases(doc: _Doc, cases: Any, prefix: YamlPath) -> tuple[Symbol, ...]:
         else:
             detail = _excerpt(case.get("input") if isinstance(case, dict) else None)
         out.append(
-            Symbol(label, detail, "test-case", where, _selection(doc, path, info, where), children)
+            Symbol(
+                label, detail, "test-case", where, _selection(doc, path, info, where), children, i
+            )
         )
     return tuple(out)
 
@@ -123,3 +126,13 @@ def outline(text: str) -> list[Symbol] | None:
         )
         out.append(Symbol(str(key), detail, "section", where, doc.span(info.key), children))
     return out
+
+
+def suite_items(text: str) -> list[Symbol] | None:
+    """The test cases of an agent file, each with its turns (what a test explorer lists
+    and code lenses mark); None when the text does not parse."""
+    symbols = outline(text)
+    if symbols is None:
+        return None
+    sections = [s for s in symbols if s.kind == "section" and s.name == "test_cases"]
+    return list(sections[0].children) if sections else []

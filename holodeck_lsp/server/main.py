@@ -26,6 +26,7 @@ from holodeck_lsp.server.features import (
     runs,
     symbols,
     sync,
+    test_items,
 )
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
@@ -43,6 +44,7 @@ ROUTES: list[Route] = [
     *definition.ROUTES,
     *code_actions.ROUTES,
     *runs.ROUTES,
+    *test_items.ROUTES,
 ]
 
 

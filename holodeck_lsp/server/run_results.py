@@ -135,16 +135,28 @@ class _Placer:
         first = (info.key or info.value).line
         return first, max(first, info.value.end_line - 1)
 
-    def place(self, path: str, message: str, severity: types.DiagnosticSeverity) -> Placed | None:
+    def range_of(self, path: str) -> types.Range | None:
+        """Where a result about the field at ``path`` is shown, in the client's encoding."""
         span = self.span(path)
         if span is None:
             return None
         line, col, end_line, end_col = span
-        where = self.positions.range_to_lsp((line, col), (end_line, end_col))
+        return self.positions.range_to_lsp((line, col), (end_line, end_col))
+
+    def place(self, path: str, message: str, severity: types.DiagnosticSeverity) -> Placed | None:
+        where = self.range_of(path)
+        if where is None:
+            return None
         diagnostic = types.Diagnostic(
             range=where, message=message, severity=severity, source=SOURCE
         )
-        return Placed(diagnostic, self.line_text(line))
+        return Placed(diagnostic, self.line_text(where.start.line))
+
+
+def field_ranges(text: str, encoding: str, paths: list[str]) -> list[types.Range | None]:
+    """Where each field path of a run's events stands in ``text`` (None: not there)."""
+    placer = _Placer(text, encoding)
+    return [placer.range_of(path) for path in paths]
 
 
 def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> DocumentRuns:

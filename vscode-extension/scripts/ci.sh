@@ -22,7 +22,9 @@ step "build" npm run build
 step "lint" npm run lint
 step "test (unit + protocol against holodeck-lsp)" npm test
 step "package (.vsix)" npm run package
-step "test the packaged .vsix" npm run test:package
+# The linux-x64 package with the server bundled (wheels from PyPI, cached in .cache/wheels).
+step "package the bundled linux-x64 .vsix" npm run package:bundled -- linux-x64
+step "test the packaged .vsix files (contents; bundled server on a plain python3)" npm run test:package
 
 if [[ "${HOLODECK_SKIP_E2E:-0}" == "1" ]]; then
   echo "=== vscode-extension: e2e: SKIPPED (HOLODECK_SKIP_E2E=1)"
@@ -30,4 +32,4 @@ if [[ "${HOLODECK_SKIP_E2E:-0}" == "1" ]]; then
 fi
 e2e_setup() { HOLODECK_E2E_CACHE="$(bash scripts/e2e-setup.sh | tail -n 1)"; export HOLODECK_E2E_CACHE; }
 step "e2e setup (chromium, Node 24, code-server; cached)" e2e_setup
-step "e2e: code-server + chromium, Problems panel shows HL401" npm run test:e2e
+step "e2e: code-server + chromium, Problems panel shows HL401 (setting; bundled .vsix alone)" npm run test:e2e

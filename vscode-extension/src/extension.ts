@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { onPythonEnvironmentChange } from './pythonEnv';
 import { ServerSession } from './session';
 import { RESTART_SECTIONS } from './settings';
+import { SuiteTests } from './testing/controller';
 import { registerSchemaContributor, YAML_EXTENSION_ID, yamlSchemaApi } from './yamlInterplay';
 
 let session: ServerSession | undefined;
@@ -42,6 +43,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 
   await current.restart();
+  const tests = new SuiteTests(current, output);
+  context.subscriptions.push(tests, current.onDidStart(() => void tests.discover()));
+  void tests.discover();
 }
 
 export async function deactivate(): Promise<void> {

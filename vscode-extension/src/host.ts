@@ -3,8 +3,9 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 
+import type { BundledContext } from './bundled';
 import { selectedPythonEnvironment } from './pythonEnv';
-import type { DiscoveryContext } from './serverCommand';
+import { probePython, readBundle } from './pythonRuntime';
 import { CONFIGURATION_SECTION, serverConfiguration, type ServerConfiguration } from './serverConfig';
 import { readSettings, type SettingsResult } from './settings';
 import { YAML_EXTENSION_ID } from './yamlInterplay';
@@ -33,7 +34,7 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-export async function discoveryContext(): Promise<DiscoveryContext> {
+export async function discoveryContext(): Promise<BundledContext> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   return {
     pythonEnvironment: await selectedPythonEnvironment(vscode.extensions, folders[0]?.uri),
@@ -42,6 +43,8 @@ export async function discoveryContext(): Promise<DiscoveryContext> {
     isExecutableFile,
     workspaceTrusted: isWorkspaceTrusted(),
     workspaceFolders: folders.map((folder) => folder.uri.fsPath),
+    bundle: readBundle(),
+    probe: probePython,
   };
 }
 

@@ -1,5 +1,6 @@
-// Which program runs the server: the setting, else holodeck-lsp from the selected Python
-// environment, else holodeck-lsp on PATH. Pure: the file system and environment are injected.
+// Which program runs the server (holodeck.server.importStrategy `fromEnvironment`): the setting,
+// else holodeck-lsp from the selected Python environment, else from the workspace's .venv/venv
+// (trusted workspaces only), else on PATH. Pure: the file system and environment are injected.
 
 import * as path from 'path';
 
@@ -9,7 +10,7 @@ export interface ServerCommand {
   command: string;
   args: string[];
   /** Where the command came from, for the output channel. */
-  origin: 'setting' | 'python-environment' | 'path';
+  origin: 'setting' | 'python-environment' | 'workspace-environment' | 'path' | 'bundled';
 }
 
 export interface PythonEnvironment {
@@ -35,7 +36,7 @@ function executableNames(platform: NodeJS.Platform): string[] {
     : [SERVER_PROGRAM];
 }
 
-function pathApi(platform: NodeJS.Platform): path.PlatformPath {
+export function pathApi(platform: NodeJS.Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
 }
 
@@ -60,14 +61,34 @@ export function findInPythonEnvironment(env: PythonEnvironment, ctx: DiscoveryCo
   return undefined;
 }
 
-export function findOnPath(ctx: DiscoveryContext): string | undefined {
+/** The folders of a workspace environment, where `python -m venv` puts them. */
+const WORKSPACE_ENVIRONMENTS = ['.venv', 'venv'];
+
+/**
+ * The interpreters of the workspace folders' own environments (`.venv`, `venv`), in that
+ * order, that exist; none in a restricted workspace, which must not get to run what it ships.
+ */
+export function workspaceEnvironments(ctx: DiscoveryContext): PythonEnvironment[] {
+  if (!ctx.workspaceTrusted) {
+    return [];
+  }
+  const api = pathApi(ctx.platform);
+  const interpreter = ctx.platform === 'win32' ? ['Scripts', 'python.exe'] : ['bin', 'python'];
+  return ctx.workspaceFolders
+    .flatMap((folder) => WORKSPACE_ENVIRONMENTS.map((name) => api.join(folder, name, ...interpreter)))
+    .filter((executable) => ctx.isExecutableFile(executable))
+    .map((executable) => ({ executable }));
+}
+
+/** The first of `names` found in a folder of PATH, in PATH order. */
+export function findProgramOnPath(ctx: DiscoveryContext, names: readonly string[]): string | undefined {
   const api = pathApi(ctx.platform);
   const separator = ctx.platform === 'win32' ? ';' : ':';
   for (const dir of (ctx.pathVariable ?? '').split(separator)) {
     if (dir === '') {
       continue;
     }
-    for (const name of executableNames(ctx.platform)) {
+    for (const name of names) {
       const candidate = api.join(dir, name);
       if (ctx.isExecutableFile(candidate)) {
         return candidate;
@@ -75,6 +96,17 @@ export function findOnPath(ctx: DiscoveryContext): string | undefined {
     }
   }
   return undefined;
+}
+
+export function findOnPath(ctx: DiscoveryContext): string | undefined {
+  return findProgramOnPath(ctx, executableNames(ctx.platform));
+}
+
+/** Whether the selected environment may be used: not one the restricted workspace ships. */
+export function selectedEnvironmentAllowed(env: PythonEnvironment, ctx: DiscoveryContext): boolean {
+  const api = pathApi(ctx.platform);
+  const fromWorkspace = ctx.workspaceFolders.some((folder) => isInside(env.executable, folder, api));
+  return ctx.workspaceTrusted || !fromWorkspace;
 }
 
 /** The server command, or undefined when none can be found (the caller explains it). */
@@ -87,16 +119,17 @@ export function resolveServerCommand(
     const [command, ...leading] = commandSetting;
     return { command, args: [...leading, ...args], origin: 'setting' };
   }
-  if (ctx.pythonEnvironment !== undefined) {
-    const api = pathApi(ctx.platform);
-    const executable = ctx.pythonEnvironment.executable;
-    // A restricted workspace must not get to run a program it ships (e.g. its own .venv).
-    const fromWorkspace = ctx.workspaceFolders.some((folder) => isInside(executable, folder, api));
-    if (ctx.workspaceTrusted || !fromWorkspace) {
-      const found = findInPythonEnvironment(ctx.pythonEnvironment, ctx);
-      if (found !== undefined) {
-        return { command: found, args: [...args], origin: 'python-environment' };
-      }
+  // A restricted workspace must not get to run a program it ships (e.g. its own .venv).
+  if (ctx.pythonEnvironment !== undefined && selectedEnvironmentAllowed(ctx.pythonEnvironment, ctx)) {
+    const found = findInPythonEnvironment(ctx.pythonEnvironment, ctx);
+    if (found !== undefined) {
+      return { command: found, args: [...args], origin: 'python-environment' };
+    }
+  }
+  for (const env of workspaceEnvironments(ctx)) {
+    const found = findInPythonEnvironment(env, ctx);
+    if (found !== undefined) {
+      return { command: found, args: [...args], origin: 'workspace-environment' };
     }
   }
   const onPath = findOnPath(ctx);
@@ -107,8 +140,8 @@ export function resolveServerCommand(
 }
 
 export const NOT_FOUND_MESSAGE =
-  'HoloDeck: the language server `holodeck-lsp` was not found in the selected Python environment ' +
-  'or on PATH. Install it (`pip install holodeck-lsp`) or set `holodeck.server.command`.';
+  'HoloDeck: the language server `holodeck-lsp` was not found in the selected Python environment, ' +
+  "the workspace's .venv or on PATH. Install it (`pip install holodeck-lsp`) or set `holodeck.server.command`.";
 
 /** How the language client launches the server: what it spawns, and where. */
 export interface ServerExecutable {

@@ -8,6 +8,8 @@ export interface ServerConfiguration {
   graders: { import: GraderImport };
   workspaceTrusted: boolean;
   severity: Record<string, SeverityName>;
+  /** `run.replay`: the recording the server's "Run case" lenses replay (omitted when unset). */
+  run?: { replay: string };
 }
 
 /** The trust rule: a restricted workspace never imports graders, whatever the setting says. */
@@ -21,6 +23,7 @@ export function serverConfiguration(settings: Settings, workspaceTrusted: boolea
     graders: { import: effectiveGraderImport(settings.graderImport, workspaceTrusted) },
     workspaceTrusted,
     severity: { ...settings.severity },
+    ...(settings.runReplay === '' ? {} : { run: { replay: settings.runReplay } }),
   };
 }
 

@@ -7,7 +7,8 @@ import { createClient } from './client';
 import { currentServerConfiguration, currentSettings, discoveryContext, isWorkspaceTrusted, SECTION } from './host';
 import { SerialRestarter } from './restart';
 import { documentSelector } from './selector';
-import { NOT_FOUND_MESSAGE, resolveServerCommand, type ServerCommand } from './serverCommand';
+import { chooseServer } from './bundled';
+import type { ServerCommand } from './serverCommand';
 
 const OPEN_SETTINGS = 'Open settings';
 
@@ -17,6 +18,9 @@ export class ServerSession {
   private deduplicate = true;
   private selector: vscode.DocumentSelector = [];
   private readonly restarter = new SerialRestarter(() => this.replaceClient());
+  private readonly started = new vscode.EventEmitter<void>();
+  /** Fires each time a server has started (what it knows may have changed: the Testing view asks again). */
+  readonly onDidStart = this.started.event;
 
   constructor(private readonly output: vscode.LogOutputChannel) {}
 
@@ -49,13 +53,27 @@ export class ServerSession {
     }
   }
 
+  /** A request to the running server; undefined when none runs or it fails (logged). */
+  async request<R>(method: string, params: unknown): Promise<R | undefined> {
+    const client = this.client;
+    if (client === undefined || client.state !== State.Running) {
+      return undefined;
+    }
+    try {
+      return await client.sendRequest<R>(method, params);
+    } catch (error) {
+      this.output.warn(`${method}: ${String(error)}`);
+      return undefined;
+    }
+  }
+
   /**
    * Trust granted: the workspace's own server settings and environment now count, so restart
    * when they change the command; otherwise re-send the configuration (grader imports allowed).
    */
   async onTrustGranted(): Promise<void> {
     const { settings } = currentSettings();
-    const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
+    const { command } = await chooseServer(settings, await discoveryContext());
     if (JSON.stringify(command) !== JSON.stringify(this.running)) {
       await this.restart();
     } else {
@@ -81,11 +99,14 @@ export class ServerSession {
     await this.stop();
     const { settings, problems } = currentSettings();
     problems.forEach((problem) => this.output.warn(problem));
-    const command = resolveServerCommand(settings.serverCommand, settings.serverArgs, await discoveryContext());
+    const { command, message } = await chooseServer(settings, await discoveryContext());
     if (command === undefined) {
-      this.output.error(`${NOT_FOUND_MESSAGE} (PATH: ${process.env.PATH ?? ''})`);
-      void this.explainNotFound();
+      this.output.error(`${message ?? ''} (PATH: ${process.env.PATH ?? ''})`);
+      void this.explainNotFound(message ?? '');
       return;
+    }
+    if (message !== undefined) {
+      this.output.warn(message);
     }
     this.output.info(`Starting ${[command.command, ...command.args].join(' ')} (from ${command.origin})`);
     const client = createClient(command, settings, isWorkspaceTrusted(), this.output);
@@ -95,16 +116,17 @@ export class ServerSession {
     this.selector = documentSelector(settings.include);
     try {
       await client.start();
+      this.started.fire();
     } catch (error) {
       this.output.error(`The server did not start: ${String(error)}`);
       void vscode.window.showErrorMessage(`HoloDeck: the language server did not start (${String(error)}).`);
     }
   }
 
-  private async explainNotFound(): Promise<void> {
-    const choice = await vscode.window.showErrorMessage(NOT_FOUND_MESSAGE, OPEN_SETTINGS);
+  private async explainNotFound(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(message, OPEN_SETTINGS);
     if (choice === OPEN_SETTINGS) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'holodeck.server.command');
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'holodeck.server');
     }
   }
 }

@@ -3,15 +3,20 @@
 
 export type GraderImport = 'never' | 'trusted';
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint' | 'off';
+/** Which server runs: the one bundled in the extension, or the Python environment's own. */
+export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
 export interface Settings {
   /** Program and first arguments; empty means "discover holodeck-lsp". */
   serverCommand: string[];
   serverArgs: string[];
+  importStrategy: ImportStrategy;
   include: string[];
   graderImport: GraderImport;
   severity: Record<string, SeverityName>;
   yamlDeduplicate: boolean;
+  /** The recording "Run with replay" replays and "Record" writes; empty: `replay.jsonl` beside the suite. */
+  runReplay: string;
 }
 
 /** What `vscode.workspace.getConfiguration('holodeck')` offers, reduced to what we use. */
@@ -29,14 +34,17 @@ export const DEFAULT_INCLUDE: readonly string[] = [
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   serverCommand: [],
   serverArgs: ['serve'],
+  importStrategy: 'useBundled',
   include: [...DEFAULT_INCLUDE],
   graderImport: 'never',
   severity: {},
   yamlDeduplicate: true,
+  runReplay: '',
 };
 
 const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
 const GRADER_IMPORTS: readonly GraderImport[] = ['never', 'trusted'];
+const IMPORT_STRATEGIES: readonly ImportStrategy[] = ['useBundled', 'fromEnvironment'];
 
 export interface SettingsResult {
   settings: Settings;
@@ -74,6 +82,14 @@ export function readSettings(config: ConfigReader): SettingsResult {
     serverArgs = args;
   } else if (args !== undefined && args !== null) {
     invalid('server.args', args);
+  }
+
+  let importStrategy = DEFAULT_SETTINGS.importStrategy;
+  const strategy = config.get('server.importStrategy');
+  if (oneOf(strategy, IMPORT_STRATEGIES)) {
+    importStrategy = strategy;
+  } else if (strategy !== undefined && strategy !== null) {
+    invalid('server.importStrategy', strategy);
   }
 
   let include = DEFAULT_SETTINGS.include;
@@ -114,8 +130,16 @@ export function readSettings(config: ConfigReader): SettingsResult {
     invalid('yamlExtension.deduplicate', dedupe);
   }
 
+  let runReplay = DEFAULT_SETTINGS.runReplay;
+  const replay = config.get('run.replay');
+  if (typeof replay === 'string') {
+    runReplay = replay.trim();
+  } else if (replay !== undefined && replay !== null) {
+    invalid('run.replay', replay);
+  }
+
   return {
-    settings: { serverCommand, serverArgs, include, graderImport, severity, yamlDeduplicate },
+    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate, runReplay },
     problems,
   };
 }

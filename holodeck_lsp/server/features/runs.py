@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.server.documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import from_events
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.validation.yaml.loader import load_yaml
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -46,20 +46,11 @@ CLI = [sys.executable, "-c", "from holodeck_lsp.cli import main; main()"]
 
 def lenses(text: str) -> list[tuple[int, str, list[Any]]]:
     """(line, title, arguments after the URI) of every lens of an agent file's text."""
-    loaded = load_yaml(text)
-    data = loaded.data if loaded.parsed else None
-    cases = data.get("test_cases") if isinstance(data, dict) else None
     out: list[tuple[int, str, list[Any]]] = []
-    for i, case in enumerate(cases if isinstance(cases, list) else []):
-        info = loaded.source_map.get(("test_cases", i))
-        if info is None:
-            continue
-        out.append((info.value.line, "▶ Run case", [i]))
-        turns = case.get("turns") if isinstance(case, dict) else None
-        for k in range(len(turns) if isinstance(turns, list) else 0):
-            turn = loaded.source_map.get(("test_cases", i, "turns", k))
-            if turn is not None:
-                out.append((turn.value.line, "▶ Run turn", [i, k]))
+    for case in suite_items(text) or []:
+        out.append((case.range.start.line, "▶ Run case", [case.index]))
+        for turn in case.children:
+            out.append((turn.range.start.line, "▶ Run turn", [case.index, turn.index]))
     return out
 
 

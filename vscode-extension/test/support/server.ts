@@ -127,14 +127,17 @@ export async function startServer(options: {
   settings: Settings;
   workspaceTrusted: boolean;
   pullDiagnostics: boolean;
+  /** What to run instead of what `discoverServer` finds (the bundled server), and its environment. */
+  command?: ServerCommand;
+  env?: NodeJS.ProcessEnv;
 }): Promise<RunningServer> {
-  const command = discoverServer(options.settings, options.workspaceTrusted);
+  const command = options.command ?? discoverServer(options.settings, options.workspaceTrusted);
   if (command === undefined) {
     throw new Error('holodeck-lsp not found');
   }
   // The extension's server options (cwd: the first workspace folder), spawned as the client does.
   const executable = serverExecutable(command, FIXTURE_WORKSPACE);
-  const child = spawn(executable.command, executable.args, { ...executable.options, stdio: 'pipe' });
+  const child = spawn(executable.command, executable.args, { ...executable.options, env: options.env, stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
 

@@ -1,5 +1,6 @@
 // Reads one file out of a zip archive (a .vsix), enough for the packaging test.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 
 export function zipEntries(archive: string): Map<string, () => Buffer> {
@@ -27,4 +28,15 @@ export function zipEntries(archive: string): Map<string, () => Buffer> {
     offset += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+/** Writes every file of `archive` under `folder`, as VS Code does when it installs a .vsix. */
+export function extractZip(archive: string, folder: string): void {
+  for (const [name, read] of zipEntries(archive)) {
+    if (!name.endsWith('/')) {
+      const file = join(folder, name);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, read());
+    }
+  }
 }

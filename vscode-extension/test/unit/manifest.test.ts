@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { RESTART_SECTIONS, DEFAULT_INCLUDE } from '../../src/settings';
+import { RESTART_SECTIONS, DEFAULT_INCLUDE, DEFAULT_SETTINGS } from '../../src/settings';
 
 const root = join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -15,8 +15,10 @@ describe('the extension manifest', () => {
     assert.deepEqual(Object.keys(properties).sort(), [
       'holodeck.files.include',
       'holodeck.graders.import',
+      'holodeck.run.replay',
       'holodeck.server.args',
       'holodeck.server.command',
+      'holodeck.server.importStrategy',
       'holodeck.severity',
       'holodeck.trace.server',
       'holodeck.yamlExtension.deduplicate',
@@ -24,6 +26,8 @@ describe('the extension manifest', () => {
     assert.deepEqual(properties['holodeck.files.include'].default, DEFAULT_INCLUDE);
     assert.deepEqual(properties['holodeck.graders.import'].default, 'never');
     assert.deepEqual(properties['holodeck.server.args'].default, ['serve']);
+    assert.deepEqual(properties['holodeck.run.replay'].default, '');
+    assert.deepEqual(properties['holodeck.server.importStrategy'].default, DEFAULT_SETTINGS.importStrategy);
     for (const section of RESTART_SECTIONS) {
       assert.ok(Object.keys(properties).some((key) => key.startsWith(section)), section);
     }

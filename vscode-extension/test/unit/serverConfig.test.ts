@@ -25,6 +25,13 @@ describe('the trust rule', () => {
     });
   });
 
+  it('passes the recording to replay as run.replay, only when one is set', () => {
+    assert.deepEqual(serverConfiguration({ ...DEFAULT_SETTINGS, runReplay: 'replay.jsonl' }, true).run, {
+      replay: 'replay.jsonl',
+    });
+    assert.equal('run' in serverConfiguration(DEFAULT_SETTINGS, true), false);
+  });
+
   it('keeps "never" in a trusted workspace', () => {
     assert.deepEqual(serverConfiguration(DEFAULT_SETTINGS, true).graders, { import: 'never' });
   });

@@ -13,10 +13,12 @@ describe('settings resolution', () => {
       settings: {
         serverCommand: [],
         serverArgs: ['serve'],
+        importStrategy: 'useBundled',
         include: ['**/agent.yaml', '**/agent.yml', '**/*.agent.yaml', '**/*.agent.yml'],
         graderImport: 'never',
         severity: {},
         yamlDeduplicate: true,
+        runReplay: '',
       },
       problems: [],
     });
@@ -27,20 +29,24 @@ describe('settings resolution', () => {
       reader({
         'server.command': ['uv', 'run', 'holodeck-lsp'],
         'server.args': ['serve', '--log-level', 'debug'],
+        'server.importStrategy': 'fromEnvironment',
         'files.include': ['**/agent.yaml', '**/suites/*.yaml'],
         'graders.import': 'trusted',
         severity: { HL401: 'warning', HL307: 'off' },
         'yamlExtension.deduplicate': false,
+        'run.replay': ' recordings/suite.jsonl ',
       }),
     );
     assert.deepEqual(result, {
       settings: {
         serverCommand: ['uv', 'run', 'holodeck-lsp'],
         serverArgs: ['serve', '--log-level', 'debug'],
+        importStrategy: 'fromEnvironment',
         include: ['**/agent.yaml', '**/suites/*.yaml'],
         graderImport: 'trusted',
         severity: { HL401: 'warning', HL307: 'off' },
         yamlDeduplicate: false,
+        runReplay: 'recordings/suite.jsonl',
       },
       problems: [],
     });
@@ -58,10 +64,12 @@ describe('settings resolution', () => {
       reader({
         'server.command': 42,
         'server.args': 'serve',
+        'server.importStrategy': 'bundled',
         'files.include': [],
         'graders.import': 'always',
         severity: { HL401: 'fatal', HL101: 'hint' },
         'yamlExtension.deduplicate': 'yes',
+        'run.replay': ['a.jsonl'],
       }),
     );
     assert.deepEqual(result, {
@@ -69,10 +77,12 @@ describe('settings resolution', () => {
       problems: [
         'holodeck.server.command: ignoring invalid value 42',
         'holodeck.server.args: ignoring invalid value "serve"',
+        'holodeck.server.importStrategy: ignoring invalid value "bundled"',
         'holodeck.files.include: ignoring invalid value []',
         'holodeck.graders.import: ignoring invalid value "always"',
         'holodeck.severity.HL401: ignoring invalid value "fatal"',
         'holodeck.yamlExtension.deduplicate: ignoring invalid value "yes"',
+        'holodeck.run.replay: ignoring invalid value ["a.jsonl"]',
       ],
     });
   });

@@ -1,0 +1,143 @@
+"""What the VS Code Testing view asks the server: the suite's test cases and turns with
+their ranges (`holodeck/testItems`, the same items as the code lenses) and where a run
+event's field path stands (`holodeck/fieldRanges`), for an open or a closed file."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from tests.conftest import REPO
+from tests.server.lsp_client import Client, edit, open_doc, push_capabilities, start, stop, uri
+
+
+def example(tmp_path: Path) -> Path:
+    folder = tmp_path / "convfinqa"
+    shutil.copytree(REPO / "examples" / "convfinqa", folder)
+    return folder / "agent.yaml"
+
+
+def span(found: Any) -> tuple[int, int, int, int]:
+    return (
+        found["start"]["line"],
+        found["start"]["character"],
+        found["end"]["line"],
+        found["end"]["character"],
+    )
+
+
+def plain(value: Any) -> Any:
+    """The answer as the JSON it was (the test client makes objects into named tuples)."""
+    if hasattr(value, "_asdict"):
+        return {k: plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+async def request(client: Client, method: str, params: dict[str, Any]) -> Any:
+    return plain(await client.protocol.send_request_async(method, params))
+
+
+async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Path) -> None:
+    agent = example(tmp_path)
+    lines = agent.read_text().splitlines()
+    client = await start(agent.parent, push_capabilities())
+    try:
+        doc = open_doc(client, agent)
+        found = await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}})
+        first = lines.index("test_cases:")
+        starts = [i for i, line in enumerate(lines) if i > first and line.startswith("  - name: ")]
+        turns = [i for i, line in enumerate(lines) if line.startswith("      - input: ")]
+        ends = [starts[1] - 2, starts[2] - 2, len(lines) - 1]  # the blank line is not in it
+        ranges = [(start, 2, end, len(lines[end])) for start, end in zip(starts, ends, strict=True)]
+        assert [
+            (c["index"], c["label"], c["detail"], span(c["range"])) for c in found["cases"]
+        ] == [
+            (0, "operating cash flow change", "4 turns", ranges[0]),
+            (1, "capex share of revenue", "3 turns", ranges[1]),
+            (2, "net income growth", "3 turns", ranges[2]),
+        ]
+        assert [
+            [(t["index"], t["label"], span(t["range"])[0]) for t in c["turns"]]
+            for c in found["cases"]
+        ] == [
+            [(0, "turns[0]", turns[0]), (1, "turns[1]", turns[1]), (2, "turns[2]", turns[2]),
+             (3, "turns[3]", turns[3])],
+            [(0, "turns[0]", turns[4]), (1, "turns[1]", turns[5]), (2, "turns[2]", turns[6])],
+            [(0, "turns[0]", turns[7]), (1, "turns[1]", turns[8]), (2, "turns[2]", turns[9])],
+        ]  # fmt: skip
+        assert found["cases"][0]["turns"][1]["detail"] == "And in 2020?"
+        await client.diagnostics_of(doc)  # the lenses wait for it to be known as an agent
+        lenses = await client.text_document_code_lens_async(
+            types.CodeLensParams(types.TextDocumentIdentifier(doc))
+        )
+        assert sorted(lens.range.start.line for lens in lenses or []) == sorted(
+            [span(c["range"])[0] for c in found["cases"]]
+            + [span(t["range"])[0] for c in found["cases"] for t in c["turns"]]
+        )
+
+        # An edit moves them: a line inserted above the first case.
+        edit(client, doc, 2, (starts[0], 0), (starts[0], 0), "  # the first case\n")
+        moved = await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}})
+        assert [span(c["range"])[0] for c in moved["cases"]] == [s + 1 for s in starts]
+        # Text that does not parse: null, the client keeps what it shows.
+        edit(client, doc, 3, (0, 0), (0, 0), "name: [\n")
+        assert await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}}) is None
+    finally:
+        await stop(client)
+
+
+async def test_items_of_a_closed_file_are_read_from_disk(tmp_path: Path) -> None:
+    agent = example(tmp_path)
+    plain = tmp_path / "convfinqa" / "notes.yaml"
+    plain.write_text("just: a mapping\n")
+    client = await start(agent.parent, push_capabilities())
+    try:
+        found = await request(client, "holodeck/testItems", {"textDocument": {"uri": uri(agent)}})
+        assert [c["label"] for c in found["cases"]] == [
+            "operating cash flow change",
+            "capex share of revenue",
+            "net income growth",
+        ]
+        other = await request(client, "holodeck/testItems", {"textDocument": {"uri": uri(plain)}})
+        assert other == {"cases": []}
+        gone = {"textDocument": {"uri": uri(tmp_path / "gone.yaml")}}
+        assert await request(client, "holodeck/testItems", gone) is None
+    finally:
+        await stop(client)
+
+
+async def test_field_ranges_place_a_failure_at_its_line(tmp_path: Path) -> None:
+    agent = example(tmp_path)
+    lines = agent.read_text().splitlines()
+    client = await start(agent.parent, push_capabilities())
+    try:
+        doc = open_doc(client, agent)
+        found = await request(
+            client,
+            "holodeck/fieldRanges",
+            {
+                "textDocument": {"uri": doc},
+                "paths": [
+                    "test_cases[0].turns[1].ground_truth",
+                    "test_cases[0].turns[1].expected_tools[0].args.year",
+                    "test_cases[7]",
+                    "not a path",
+                ],
+            },
+        )
+        truth = lines.index('        ground_truth: "181001"')
+        arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2020"}' in line)
+        year = lines[arg].index("year")
+        assert [None if f is None else span(f) for f in found] == [
+            (truth, 8, truth, len(lines[truth])),
+            (arg, year, arg, lines[arg].index("}", year) + 1),
+            None,
+            None,
+        ]
+    finally:
+        await stop(client)

@@ -1,0 +1,243 @@
+// One test run of the Testing view: the chosen items become `holodeck-lsp run` invocations (one
+// per suite, or per chosen case), whose events mark each case and turn as they come.
+
+import * as path from 'node:path';
+
+import * as vscode from 'vscode';
+
+import { parseEvent, RunInterpreter, type Failure, type Target, type Update } from './events';
+import { itemId, placeOf, toRange } from './items';
+import type { ServerRange } from './protocol';
+import { runArguments, type RunMode, type Selection } from './runArgs';
+import { runEvents, type RunOutcome } from './runProcess';
+
+export interface RunDeps {
+  /** The program that runs `holodeck-lsp` and its first arguments; undefined when not found. */
+  program(): Promise<{ command: string; args: string[] } | undefined>;
+  /** The server's `holodeck/fieldRanges`; undefined when it cannot answer. */
+  fieldRanges(uri: string, paths: string[]): Promise<(ServerRange | null)[] | undefined>;
+  /** The recording a suite replays or records. */
+  recording(agentFile: vscode.Uri): string;
+  log: vscode.LogOutputChannel;
+}
+
+export interface Job {
+  file: vscode.TestItem;
+  selection: Selection;
+}
+
+/**
+ * The runs a request needs: a whole suite when its file is chosen (or when recording, so the
+ * recording is never replaced by one case's), else one run per chosen case, up to the last
+ * chosen turn when only turns of it are chosen.
+ */
+export function jobsFor(items: readonly vscode.TestItem[], files: (uri: string) => vscode.TestItem | undefined, mode: RunMode): Job[] {
+  // Per suite: the whole of it, or each chosen case, whole ('all') or up to a turn.
+  const byFile = new Map<string, { file: vscode.TestItem; whole: boolean; cases: Map<number, number | 'all'> }>();
+  for (const item of items) {
+    const place = placeOf(item.id);
+    const file = files(place.uri);
+    if (file === undefined) {
+      continue;
+    }
+    const entry = byFile.get(place.uri) ?? { file, whole: false, cases: new Map<number, number | 'all'>() };
+    byFile.set(place.uri, entry);
+    const before = place.caseIndex === undefined ? undefined : entry.cases.get(place.caseIndex);
+    if (place.caseIndex === undefined || mode === 'record') {
+      entry.whole = true;
+    } else if (place.turn === undefined || before === 'all') {
+      entry.cases.set(place.caseIndex, 'all');
+    } else {
+      entry.cases.set(place.caseIndex, Math.max(before ?? -1, place.turn));
+    }
+  }
+  const jobs: Job[] = [];
+  for (const { file, whole, cases } of byFile.values()) {
+    if (whole) {
+      jobs.push({ file, selection: {} });
+      continue;
+    }
+    for (const [caseIndex, upToTurn] of [...cases.entries()].sort((a, b) => a[0] - b[0])) {
+      jobs.push({ file, selection: upToTurn === 'all' ? { caseIndex } : { caseIndex, upToTurn } });
+    }
+  }
+  return jobs;
+}
+
+/** Runs each job in turn, reporting to `run`; stops early on cancel. */
+export async function runJobs(run: vscode.TestRun, jobs: readonly Job[], mode: RunMode, token: vscode.CancellationToken, deps: RunDeps): Promise<void> {
+  const program = await deps.program();
+  for (const job of jobs) {
+    if (token.isCancellationRequested) {
+      coveredBy(job).forEach((item) => run.skipped(item));
+      continue;
+    }
+    if (program === undefined) {
+      coveredBy(job).forEach((item) => run.errored(item, new vscode.TestMessage('holodeck-lsp was not found: see the HoloDeck output channel.')));
+      continue;
+    }
+    await runJob(run, job, mode, token, deps, program);
+  }
+}
+
+/** The items a job reports on: its cases and their turns, up to the chosen turn. */
+function coveredBy(job: Job): vscode.TestItem[] {
+  const out: vscode.TestItem[] = [];
+  job.file.children.forEach((caseItem) => {
+    const place = placeOf(caseItem.id);
+    if (job.selection.caseIndex !== undefined && place.caseIndex !== job.selection.caseIndex) {
+      return;
+    }
+    out.push(caseItem);
+    caseItem.children.forEach((turn) => {
+      const index = placeOf(turn.id).turn ?? 0;
+      if (job.selection.upToTurn === undefined || index <= job.selection.upToTurn) {
+        out.push(turn);
+      }
+    });
+  });
+  return out;
+}
+
+async function runJob(
+  run: vscode.TestRun,
+  job: Job,
+  mode: RunMode,
+  token: vscode.CancellationToken,
+  deps: RunDeps,
+  program: { command: string; args: string[] },
+): Promise<void> {
+  const file = job.file;
+  const agent = (file.uri ?? vscode.Uri.parse(file.id)).fsPath;
+  const args = [...program.args, ...runArguments(agent, job.selection, mode, deps.recording(file.uri ?? vscode.Uri.parse(file.id)))];
+  deps.log.info(`Running ${[program.command, ...args].join(' ')}`);
+  const covered = coveredBy(job);
+  covered.forEach((item) => run.enqueued(item));
+  const reported = new Set<string>();
+  const interpreter = new RunInterpreter();
+  const reporter = new Reporter(run, file, deps, reported);
+  let ended: Extract<Update, { kind: 'ended' }> | undefined;
+  let chain = Promise.resolve();
+  const outcome: RunOutcome = await runEvents(
+    { command: program.command, args, cwd: path.dirname(agent) },
+    (line) => {
+      const event = parseEvent(line);
+      if (event === undefined) {
+        return;
+      }
+      for (const update of interpreter.push(event)) {
+        if (update.kind === 'ended') {
+          ended = update;
+        }
+        // Placing a failure asks the server: keep the updates in the order they came.
+        chain = chain.then(() => reporter.apply(update));
+      }
+    },
+    token,
+  );
+  await chain;
+  const notRun = covered.filter((item) => !reported.has(item.id));
+  if (ended === undefined && !outcome.cancelled) {
+    const why = outcome.error ?? (outcome.stderr.trim() || `holodeck-lsp run exited with ${outcome.exitCode ?? outcome.signal}`);
+    deps.log.error(`holodeck-lsp run: ${why}`);
+    run.appendOutput(`${why.replace(/\r?\n/g, '\r\n')}\r\n`);
+    notRun.forEach((item) => run.errored(item, new vscode.TestMessage(why)));
+    return;
+  }
+  notRun.forEach((item) => run.skipped(item));
+  if (ended !== undefined) {
+    const how = ended.interrupted === undefined ? 'finished' : `interrupted (${ended.interrupted})`;
+    const line = `${file.label}: run ${how}: ${ended.passed} passed, ${ended.failed} failed`;
+    deps.log.info(line);
+    run.appendOutput(`${line}\r\n`);
+  }
+}
+
+/** Applies the interpreter's updates to the test run, placing failures at their lines. */
+class Reporter {
+  /** The failures of each case's turns, shown on the case too when it finishes. */
+  private readonly caseFailures = new Map<number, vscode.TestMessage[]>();
+
+  constructor(
+    private readonly run: vscode.TestRun,
+    private readonly file: vscode.TestItem,
+    private readonly deps: RunDeps,
+    private readonly reported: Set<string>,
+  ) {}
+
+  private itemOf(target: Target): vscode.TestItem | undefined {
+    const caseItem = this.file.children.get(itemId({ uri: this.file.id, caseIndex: target.caseIndex }));
+    if (target.turn === undefined || caseItem === undefined) {
+      return caseItem;
+    }
+    return caseItem.children.get(itemId({ uri: this.file.id, caseIndex: target.caseIndex, turn: target.turn }));
+  }
+
+  async apply(update: Update): Promise<void> {
+    if (update.kind === 'ended' || update.kind === 'planned') {
+      return;
+    }
+    const item = this.itemOf(update.target);
+    if (update.kind === 'failed' && update.target.turn !== undefined) {
+      // A single-turn case has no turn item: its turn's failures are the case's.
+      const messages = await this.messages(update.failures, item);
+      const before = this.caseFailures.get(update.target.caseIndex) ?? [];
+      this.caseFailures.set(update.target.caseIndex, [...before, ...messages]);
+      if (item !== undefined) {
+        this.done(item, 'failed', messages);
+        this.run.failed(item, messages, update.durationMs);
+      }
+      return;
+    }
+    if (item === undefined) {
+      return;
+    }
+    switch (update.kind) {
+      case 'started':
+        this.run.started(item);
+        item.children.forEach((turn) => this.run.started(turn));
+        return;
+      case 'passed':
+        this.done(item, 'passed');
+        this.run.passed(item, update.durationMs);
+        return;
+      case 'skipped':
+        this.done(item, 'skipped');
+        this.run.skipped(item);
+        return;
+      case 'failed': {
+        const fromTurns = this.caseFailures.get(update.target.caseIndex);
+        const messages = fromTurns ?? (await this.messages(update.failures, item));
+        this.done(item, 'failed', messages);
+        this.run.failed(item, messages, update.durationMs);
+        return;
+      }
+    }
+  }
+
+  private done(item: vscode.TestItem, state: string, messages: readonly vscode.TestMessage[] = []): void {
+    this.reported.add(item.id);
+    const place = placeOf(item.id);
+    const where = place.turn === undefined ? `test_cases[${place.caseIndex}]` : `test_cases[${place.caseIndex}].turns[${place.turn}]`;
+    const at = messages.map((m) => ` | line ${(m.location?.range.start.line ?? -1) + 1}: ${String(m.message).split('\n')[0]}`);
+    // One line per result in the output channel (also what the end-to-end test reads).
+    this.deps.log.info(`test result: ${this.file.label} ${where} ${state}${at.join('')}`);
+  }
+
+  private async messages(failures: readonly Failure[], item: vscode.TestItem | undefined): Promise<vscode.TestMessage[]> {
+    const uri = this.file.uri ?? vscode.Uri.parse(this.file.id);
+    const ranges = (await this.deps.fieldRanges(uri.toString(), failures.map((f) => f.path))) ?? [];
+    return failures.map((failure, i) => {
+      const message =
+        failure.expected !== undefined && failure.actual !== undefined
+          ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
+          : new vscode.TestMessage(failure.message);
+      const found = ranges[i];
+      const range = found ? toRange(found) : item?.range;
+      if (range !== undefined) {
+        message.location = new vscode.Location(uri, range);
+      }
+      return message;
+    });
+  }
+}

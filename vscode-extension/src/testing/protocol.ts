@@ -1,0 +1,30 @@
+// The server's requests for the Testing view, as they travel (docs/editors.md): no vscode here, so
+// the protocol test can use the same types against the real server.
+
+export const TEST_ITEMS = 'holodeck/testItems';
+export const FIELD_RANGES = 'holodeck/fieldRanges';
+
+export interface ServerRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+export interface ServerTurn {
+  index: number;
+  label: string;
+  detail: string;
+  range: ServerRange;
+}
+
+export interface ServerCase {
+  index: number;
+  label: string;
+  detail: string;
+  range: ServerRange;
+  turns: ServerTurn[];
+}
+
+/** The answer of `holodeck/testItems`; null when the text does not parse (keep what is shown). */
+export interface SuiteItems {
+  cases: ServerCase[];
+}

@@ -1,0 +1,77 @@
+// The requests behind the Testing view, against the real holodeck-lsp: the suite's cases and turns
+// with their ranges (`holodeck/testItems`, the types the extension reads) and where a run event's
+// field path stands (`holodeck/fieldRanges`).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { DidOpenTextDocumentNotification } from 'vscode-languageserver-protocol/node';
+
+import { FIELD_RANGES, TEST_ITEMS, type ServerRange, type SuiteItems } from '../../src/testing/protocol';
+import { FIXTURE_WORKSPACE, serverUnavailableReason, startServer, testSettings, type RunningServer } from '../support/server';
+
+const FIXTURE = join(FIXTURE_WORKSPACE, 'agent.yaml');
+const FIXTURE_URI = `file://${FIXTURE}`;
+const LINES = readFileSync(FIXTURE, 'utf8').split('\n');
+
+const unavailable = serverUnavailableReason();
+const skip = unavailable !== undefined && process.env.CI !== 'true' ? unavailable : false;
+
+function lineOf(text: string): number {
+  return LINES.findIndex((line) => line.includes(text));
+}
+
+describe('the Testing view\'s requests to holodeck-lsp', { skip }, () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ settings: testSettings(), workspaceTrusted: true, pullDiagnostics: true });
+  });
+  after(async () => server?.stop());
+
+  it('lists the suite\'s case and turns, from disk before the file is opened and from the buffer after', async () => {
+    const fromDisk = await itemsOf();
+    const last = LINES.length - 2; // the text ends with a line break
+    assert.deepEqual(
+      fromDisk.cases.map(({ index, label, detail, range }) => ({ index, label, detail, range })),
+      [
+        {
+          index: 0,
+          label: 'revenue by year',
+          detail: '2 turns',
+          range: { start: { line: lineOf('- name: revenue by year'), character: 2 }, end: { line: last, character: LINES[last].length } },
+        },
+      ],
+    );
+    assert.deepEqual(
+      fromDisk.cases[0].turns.map(({ index, label, detail, range }) => ({ index, label, detail, start: range.start })),
+      [
+        { index: 0, label: 'turns[0]', detail: 'What was the revenue in 2009?', start: { line: lineOf('- input: What was'), character: 6 } },
+        { index: 1, label: 'turns[1]', detail: 'And in 2010?', start: { line: lineOf('- input: And in 2010?'), character: 6 } },
+      ],
+    );
+    await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: FIXTURE_URI, languageId: 'yaml', version: 1, text: LINES.join('\n').replace('revenue by year', 'revenue, by year') },
+    });
+    assert.equal((await itemsOf()).cases[0].label, 'revenue, by year');
+  });
+
+  it('places a field path of the run events on its line', async () => {
+    const ranges = await server.request(
+      server.connection.sendRequest<(ServerRange | null)[]>(FIELD_RANGES, {
+        textDocument: { uri: FIXTURE_URI },
+        paths: ['test_cases[0].turns[0].expected_tools[0].args.unit', 'test_cases[0].turns[0].ground_truth', 'test_cases[3]'],
+      }),
+    );
+    assert.deepEqual(
+      ranges.map((range) => range?.start.line ?? null),
+      [lineOf('unit: {regex'), lineOf('ground_truth: "206588"'), null],
+    );
+  });
+
+  async function itemsOf(): Promise<SuiteItems> {
+    const found = await server.request(server.connection.sendRequest<SuiteItems | null>(TEST_ITEMS, { textDocument: { uri: FIXTURE_URI } }));
+    assert.ok(found, 'no items');
+    return found;
+  }
+});
