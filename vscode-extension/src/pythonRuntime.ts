@@ -10,12 +10,30 @@ import type { Bundle, PythonInfo } from './bundled';
 /** The extension's own folder: dist/extension.js sits one level below it. */
 export const EXTENSION_ROOT = path.join(__dirname, '..');
 
-/** The bundle in `extensionRoot`, or undefined (the universal .vsix has none). */
-export function readBundle(extensionRoot: string = EXTENSION_ROOT): Bundle | undefined {
+/** Whether a bundle built for VS Code target `target` (linux-x64, alpine-arm64, ...) runs here. */
+export function targetMatches(target: string, platform: NodeJS.Platform, arch: string): boolean {
+  const [os, cpu] = target.split('-');
+  return cpu === arch && (os === platform || (os === 'alpine' && platform === 'linux'));
+}
+
+/**
+ * The bundle in `extensionRoot`, or undefined: the universal .vsix has none, and one built for
+ * another platform (a checkout's bundled/libs) cannot run here.
+ */
+export function readBundle(
+  extensionRoot: string = EXTENSION_ROOT,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): Bundle | undefined {
   const folder = path.join(extensionRoot, 'bundled');
   const script = path.join(folder, 'run_server.py');
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'libs', 'manifest.json'), 'utf8')) as Partial<Bundle>;
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'libs', 'manifest.json'), 'utf8')) as Partial<Bundle> & {
+      target?: unknown;
+    };
+    if (typeof manifest.target !== 'string' || !targetMatches(manifest.target, platform, arch)) {
+      return undefined;
+    }
     const isList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
     if (!fs.existsSync(script) || !isList(manifest.pythons) || !isList(manifest.tags) || manifest.pythons.length === 0) {
       return undefined;

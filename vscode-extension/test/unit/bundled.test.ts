@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { chooseServer, interpreterCandidates, type BundledContext, type Bundle, type PythonInfo } from '../../src/bundled';
 import { NOT_FOUND_MESSAGE } from '../../src/serverCommand';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/settings';
+import { discoveryContext } from '../support/discovery';
 
 const BUNDLE: Bundle = {
   script: '/ext/bundled/run_server.py',
@@ -25,14 +26,9 @@ function machine(
   pythons: Record<string, PythonInfo>,
   overrides: Partial<BundledContext> = {},
 ): BundledContext & { probed: string[] } {
-  const present = new Set(executables);
   const probed: string[] = [];
   return {
-    pathVariable: '/usr/local/bin:/usr/bin',
-    platform: 'linux',
-    isExecutableFile: (file) => present.has(file),
-    workspaceTrusted: true,
-    workspaceFolders: ['/home/ada/suite'],
+    ...discoveryContext(executables),
     bundle: BUNDLE,
     probe: async (argv) => {
       probed.push(argv.join(' '));

@@ -2,8 +2,13 @@
 import '../support/vscodeStub';
 
 import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 
+import { chooseServer } from '../../src/bundled';
+import { NOT_FOUND_MESSAGE } from '../../src/serverCommand';
 import { currentServerConfiguration, currentSettings, discoveryContext, yamlExtensionValidates } from '../../src/host';
 import { resetState, state } from '../support/vscodeStub';
 
@@ -49,6 +54,35 @@ describe('reading VS Code state', () => {
     );
     assert.equal(ctx.isExecutableFile(process.execPath), true);
     assert.equal(ctx.isExecutableFile('/nonexistent/holodeck-lsp'), false);
+  });
+
+  it('finds holodeck-lsp in a trusted workspace\'s .venv with no Python extension, and says so when untrusted', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'holodeck-suite-'));
+    const savedPath = process.env.PATH;
+    try {
+      mkdirSync(join(folder, '.venv', 'bin'), { recursive: true });
+      for (const program of ['python', 'holodeck-lsp']) {
+        writeFileSync(join(folder, '.venv', 'bin', program), '#!/bin/sh\n');
+        chmodSync(join(folder, '.venv', 'bin', program), 0o755);
+      }
+      process.env.PATH = '';
+      state.workspaceFolders = [folder];
+      state.configuration.holodeck = { 'server.importStrategy': 'fromEnvironment' };
+      const choice = await chooseServer(currentSettings().settings, await discoveryContext());
+      assert.deepEqual(choice.command, {
+        command: join(folder, '.venv', 'bin', 'holodeck-lsp'),
+        args: ['serve'],
+        origin: 'workspace-environment',
+      });
+      state.isTrusted = false;
+      assert.deepEqual(await chooseServer(currentSettings().settings, await discoveryContext()), {
+        command: undefined,
+        message: NOT_FOUND_MESSAGE,
+      });
+    } finally {
+      process.env.PATH = savedPath;
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('knows when the YAML extension validates', () => {

@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { resolveServerCommand, serverExecutable, type DiscoveryContext } from '../../src/serverCommand';
-
-function context(executables: string[], overrides: Partial<DiscoveryContext> = {}): DiscoveryContext {
-  const present = new Set(executables);
-  return {
-    pathVariable: '/usr/local/bin:/usr/bin',
-    platform: 'linux',
-    isExecutableFile: (file) => present.has(file),
-    workspaceTrusted: true,
-    workspaceFolders: ['/home/ada/suite'],
-    ...overrides,
-  };
-}
+import { resolveServerCommand, serverExecutable } from '../../src/serverCommand';
+import { discoveryContext as context } from '../support/discovery';
 
 const SERVE = ['serve'];
 
