@@ -10,6 +10,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.conftest import REPO
 from tests.server.lsp_client import Client, edit, open_doc, push_capabilities, start, stop, uri
 
@@ -107,6 +108,15 @@ async def test_items_of_a_closed_file_are_read_from_disk(tmp_path: Path) -> None
         assert other == {"cases": []}
         gone = {"textDocument": {"uri": uri(tmp_path / "gone.yaml")}}
         assert await request(client, "holodeck/testItems", gone) is None
+        # Past the editor's size limit, on disk or open, it is not parsed.
+        huge = tmp_path / "convfinqa" / "huge.agent.yaml"
+        huge.write_text(agent.read_text() + "#" * (MAX_TEXT + 1) + "\n")
+        big = {"textDocument": {"uri": uri(huge)}}
+        assert await request(client, "holodeck/testItems", big) is None
+        open_doc(client, huge)
+        assert await request(client, "holodeck/testItems", big) is None
+        ranges = await request(client, "holodeck/fieldRanges", {**big, "paths": ["test_cases[0]"]})
+        assert ranges == [None]
     finally:
         await stop(client)
 

@@ -32,4 +32,4 @@ if [[ "${HOLODECK_SKIP_E2E:-0}" == "1" ]]; then
 fi
 e2e_setup() { HOLODECK_E2E_CACHE="$(bash scripts/e2e-setup.sh | tail -n 1)"; export HOLODECK_E2E_CACHE; }
 step "e2e setup (chromium, Node 24, code-server; cached)" e2e_setup
-step "e2e: code-server + chromium, Problems panel shows HL401 (setting; bundled .vsix alone)" npm run test:e2e
+step "e2e: code-server + chromium: Problems panel shows HL401 (setting; bundled .vsix alone); Testing view replay runs" npm run test:e2e

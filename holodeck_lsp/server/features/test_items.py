@@ -8,7 +8,8 @@ failure locations come from the same parse as the diagnostics:
   `run --events` (`test_cases[0].turns[1].ground_truth`), where a result about that field
   is shown (the same place as the run's diagnostics).
 
-A document the client has not opened is read from disk.
+A document the client has not opened is read from disk. One past the editor's size limit
+(docs/editors.md) is not parsed: null items, null ranges.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _text(session: Session, params: Any) -> str | None:
         raise ValueError("textDocument.uri is required")
     doc = session.documents.get(uri)
     if doc is not None:
-        return doc.text
+        return doc.text if len(doc.text) <= MAX_TEXT else None
     path = uri_path(uri)
     try:
         if path.stat().st_size > MAX_TEXT:
