@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
@@ -19,6 +19,14 @@ class Document:
     text: str
     version: int | None
     language_id: str
+    _positions: PositionMap | None = field(default=None, repr=False, compare=False)
+
+    def positions(self, encoding: str) -> PositionMap:
+        """The line table of the current text (kept across edits, built when missing)."""
+        cached = self._positions
+        if cached is None or cached.text is not self.text or cached.encoding != encoding:
+            cached = self._positions = PositionMap(self.text, encoding)
+        return cached
 
 
 def uri_path(uri: str) -> Path:
@@ -50,16 +58,18 @@ class Documents:
         doc = self._by_uri.get(uri)
         if doc is None:
             return None
-        text = doc.text
+        text, positions = doc.text, doc._positions
         for change in changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
-                positions = PositionMap(text, self.encoding)
+                if positions is None or positions.text is not text:
+                    positions = PositionMap(text, self.encoding)
                 start = positions.offset(change.range.start)
                 end = max(start, positions.offset(change.range.end))
-                text = text[:start] + change.text + text[end:]
+                positions = positions.replaced(start, end, change.text)
+                text = positions.text
             else:
-                text = change.text
-        doc.text = text
+                text, positions = change.text, None  # a table is built when one is needed
+        doc.text, doc._positions = text, positions
         doc.version = version
         return doc
 

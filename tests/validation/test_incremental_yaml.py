@@ -72,6 +72,18 @@ def test_a_block_scalar_item_ending_the_file_ends_where_the_text_ends() -> None:
     same(load_yaml_incremental(text), load_yaml(text))
 
 
+
+def test_line_breaks_other_than_lf_and_crlf_are_counted_as_yaml_counts_them() -> None:
+    # A lone CR (or NEL, LS, PS) ends a line for YAML; cutting counts lines by LF only.
+    for brk in ("\r", "\x85", "\u2028", "\u2029"):
+        text = BASE.replace("            count: 1\n", f"            count: 1{brk}\r\n\n", 1)
+        same(load_yaml_incremental(text), load_yaml(text))
+
+
+def test_a_dash_that_starts_a_plain_scalar_is_not_an_item() -> None:
+    text = PAYLOAD.replace("- name: case 0", "-1\n- name: case 0", 1)
+    same(load_yaml_incremental(text), load_yaml(text))
+
 EDITS = [
     "",
     "x",
@@ -97,6 +109,13 @@ EDITS = [
     "    ",
     "|\n",
     "? ",
+    "-1\n",
+    "  -x\n",
+    "-\n",
+    "\r\n",
+    "\r",
+    "\u2028",
+    "\x85",
 ]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from holodeck_lsp.editing.completion import CompletionItem, complete
-from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.documents import kind_of_text
@@ -45,7 +44,7 @@ async def completion(session: Session, params: types.CompletionParams) -> types.
     empty = types.CompletionList(is_incomplete=False, items=[])
     if doc is None or not await session.serves(doc):
         return empty
-    positions = PositionMap(doc.text, session.encoding)
+    positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = complete(doc.text, line, character, kind)

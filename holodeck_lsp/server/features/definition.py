@@ -22,7 +22,7 @@ async def definition(session: Session, params: types.DefinitionParams) -> types.
     doc = session.documents.get(params.text_document.uri)
     if doc is None or not await session.serves(doc):
         return None
-    positions = PositionMap(doc.text, session.encoding)
+    positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
     target = await session.query(
         doc, definition_at, doc.text, doc.path, line, character, list(session.roots)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from holodeck_lsp.editing.hover import hover_at
-from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.documents import kind_of_text
@@ -15,7 +14,7 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
     doc = session.documents.get(params.text_document.uri)
     if doc is None or not await session.serves(doc):
         return None
-    positions = PositionMap(doc.text, session.encoding)
+    positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = await session.query(doc, hover_at, doc.text, line, character, kind)

@@ -13,7 +13,7 @@ from holodeck_lsp.validation.lints.cases import file_rules, text_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
 from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
-from holodeck_lsp.validation.lints.walk import exchanges
+from holodeck_lsp.validation.lints.walk import places
 
 
 def lint_test_cases(
@@ -25,12 +25,13 @@ def lint_test_cases(
     standalone: bool = True,
 ) -> set[Path]:
     """Emits every lint; returns the grader modules the metrics name (they exist)."""
-    for path, exchange in exchanges(logical):
+    found = places(logical)
+    for path, exchange in found.exchanges:
         text_rules(path, exchange, collector)
         tool_rules(path, exchange, collector, tool_names)
         file_rules(path, exchange, collector, base)
-    modules = metric_rules(logical, collector, base, ctx, standalone)
-    run_difference_rules(logical, collector)
+    modules = metric_rules(found.metrics, collector, base, ctx, standalone)
+    run_difference_rules(logical, found, collector)
     return modules
 
 

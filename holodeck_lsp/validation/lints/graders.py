@@ -4,7 +4,6 @@ resolved statically, or imported in a child process when asked (HL502-HL505)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from holodeck_lsp.graders.isolated import import_grader
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
@@ -12,7 +11,7 @@ from holodeck_lsp.models.evaluation import DETERMINISTIC_METRICS, GRADER_RE, met
 from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Severity
-from holodeck_lsp.validation.lints.walk import metrics
+from holodeck_lsp.validation.lints.walk import Place
 
 _STATIC_STATUS_CODES = {
     "module-missing": "HL502",
@@ -29,7 +28,7 @@ _IMPORT_STATUS_CODES = {
 
 
 def metric_rules(
-    logical: dict[str, Any],
+    metrics: list[Place],
     collector: Collector,
     base: Path,
     ctx: ValidationContext,
@@ -39,7 +38,7 @@ def metric_rules(
     resolved: dict[str, tuple[str | None, str]] = {}
     modules: set[Path] = set()
     search: list[Path] | None = None  # built on the first grader: most suites have none
-    for at, metric in metrics(logical):
+    for at, metric in metrics:
         kind = metric_kind(metric)
         name = metric.get("metric")
         # Raw YAML: the value may be a list or mapping, which a set lookup cannot hash.

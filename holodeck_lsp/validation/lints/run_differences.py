@@ -10,7 +10,7 @@ from typing import Any
 
 from holodeck_lsp.models.evaluation import metric_kind
 from holodeck_lsp.validation.collector import Collector, related_at
-from holodeck_lsp.validation.lints.walk import cases, metrics
+from holodeck_lsp.validation.lints.walk import Places
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # The flags of the one evaluator `holodeck test` builds per kind, with their defaults.
@@ -25,48 +25,81 @@ _EVALUATOR_FLAGS: dict[str, dict[str, Any]] = {
 }
 
 
-def run_difference_rules(logical: dict[str, Any], collector: Collector) -> None:
+def run_difference_rules(logical: dict[str, Any], found: Places, collector: Collector) -> None:
     """What `holodeck test` accepts but does not run as written (docs/runner.md,
-    "Differences from `holodeck test`")."""
-    last: dict[str, tuple[YamlPath, dict[str, Any]]] = {}
+    "Differences from `holodeck test`"); one pass over the metrics."""
+    evaluations = logical.get("evaluations")
+    default = evaluations.get("model") if isinstance(evaluations, dict) else None
+    default_incomplete = isinstance(default, dict) and _lacks_endpoint_or_key(default)
+    on_default: list[str] = []
     declared: list[tuple[str, YamlPath, dict[str, Any]]] = []
-    for at, metric in metrics(logical):
+    last: dict[str, tuple[YamlPath, dict[str, Any]]] = {}
+    fatal_at_file: list[YamlPath] = []
+    for at, metric in found.metrics:
         kind = metric_kind(metric)
-        if kind != "code" and metric.get("enabled") is False:
+        if kind == "code":
+            if at[0] == "evaluations" and metric.get("fail_on_error") is True:
+                fatal_at_file.append(at)
+            continue
+        if metric.get("enabled") is False:
             collector.emit(
                 (*at, "enabled"),
                 "HL507",
                 "`holodeck test` runs this metric anyway (it honours `enabled` on code "
                 "metrics only); `holodeck-lsp run` skips it",
             )
+        if kind != "standard":
+            continue
         name = metric.get("metric")
-        if kind == "standard" and isinstance(name, str) and name in _EVALUATOR_FLAGS:
-            defaults = _EVALUATOR_FLAGS[name]
-            flags = {k: metric.get(k, v) for k, v in defaults.items()}
+        defaults = _EVALUATOR_FLAGS.get(name) if isinstance(name, str) else None
+        if isinstance(name, str) and defaults is not None:
+            # Most metrics set no flag: they share the defaults instead of a copy each.
+            flags = (defaults if defaults.keys().isdisjoint(metric)
+                     else {k: metric.get(k, v) for k, v in defaults.items()})
             last[name] = (at, flags)
             declared.append((name, at, flags))
+        own = metric.get("model")
+        if isinstance(own, dict):
+            if _lacks_endpoint_or_key(own):
+                collector.emit((*at, "model"), "HL510", _incomplete_message(own, [str(name)]))
+        elif default_incomplete:
+            on_default.append(str(name))
     for name, at, flags in declared:
-        effective_at, effective = last[name]
-        if flags != effective:
-            changed = ", ".join(
-                f"{k}: {str(v).lower() if isinstance(v, bool) else v}"
-                for k, v in effective.items()
-                if flags[k] != v
-            )
-            doc, span = collector.span_for((*effective_at, "metric"), "value", None)
-            collector.emit(
-                (*at, "metric"),
-                "HL508",
-                f"`holodeck test` builds one {name} evaluator per file, with the flags of the "
-                f"last {name} metric declared ({changed}), and grades this metric with them",
-                related=(related_at(doc, span, f"the last {name} metric"),),
-            )
-    _single_turn_fail_on_error(logical, collector)
-    _incomplete_standard_models(logical, collector)
+        _one_evaluator_per_file(name, at, flags, last[name], collector)
+    _single_turn_fail_on_error(found, fatal_at_file, collector)
+    if isinstance(default, dict) and on_default:
+        collector.emit(("evaluations", "model"), "HL510", _incomplete_message(default, on_default))
 
 
-def _single_turn_fail_on_error(logical: dict[str, Any], collector: Collector) -> None:
-    single = [(p, c) for p, c in cases(logical) if not isinstance(c.get("turns"), list)]
+def _one_evaluator_per_file(
+    name: str,
+    at: YamlPath,
+    flags: dict[str, Any],
+    effective_metric: tuple[YamlPath, dict[str, Any]],
+    collector: Collector,
+) -> None:
+    effective_at, effective = effective_metric
+    if flags == effective:
+        return
+    changed = ", ".join(
+        f"{k}: {str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in effective.items()
+        if flags[k] != v
+    )
+    doc, span = collector.span_for((*effective_at, "metric"), "value", None)
+    collector.emit(
+        (*at, "metric"),
+        "HL508",
+        f"`holodeck test` builds one {name} evaluator per file, with the flags of the "
+        f"last {name} metric declared ({changed}), and grades this metric with them",
+        related=(related_at(doc, span, f"the last {name} metric"),),
+    )
+
+
+def _single_turn_fail_on_error(
+    found: Places, fatal_at_file: list[YamlPath], collector: Collector
+) -> None:
+    single = [(p, c) for p, c in found.cases if not isinstance(c.get("turns"), list)]
     message = (
         "a grader with fail_on_error that raises on a single-turn test case stops the whole "
         "`holodeck test` run, with no report; give the case `turns:` to stop only that case"
@@ -76,34 +109,13 @@ def _single_turn_fail_on_error(logical: dict[str, Any], collector: Collector) ->
         for j, metric in enumerate(evaluations if isinstance(evaluations, list) else []):
             if isinstance(metric, dict) and _fatal(metric):
                 collector.emit((*path, "evaluations", j, "fail_on_error"), "HL509", message)
-    if any(not case.get("evaluations") for _, case in single):
-        for at, metric in metrics(logical):
-            if at[0] == "evaluations" and _fatal(metric):
-                collector.emit((*at, "fail_on_error"), "HL509", message)
+    if fatal_at_file and any(not case.get("evaluations") for _, case in single):
+        for at in fatal_at_file:
+            collector.emit((*at, "fail_on_error"), "HL509", message)
 
 
 def _fatal(metric: dict[str, Any]) -> bool:
     return metric_kind(metric) == "code" and metric.get("fail_on_error") is True
-
-
-def _incomplete_standard_models(logical: dict[str, Any], collector: Collector) -> None:
-    # `holodeck test` builds an Azure AI judge config for every standard metric that has a
-    # model (its own, else `evaluations.model`), whatever the metric, and refuses to start
-    # (exit 2) when that model lacks `endpoint` or `api_key`.
-    evaluations = logical.get("evaluations")
-    default = evaluations.get("model") if isinstance(evaluations, dict) else None
-    on_default: list[str] = []
-    for at, metric in metrics(logical):
-        if metric_kind(metric) != "standard":
-            continue
-        own, name = metric.get("model"), str(metric.get("metric"))
-        if isinstance(own, dict):
-            if _lacks_endpoint_or_key(own):
-                collector.emit((*at, "model"), "HL510", _incomplete_message(own, [name]))
-        elif isinstance(default, dict) and _lacks_endpoint_or_key(default):
-            on_default.append(name)
-    if isinstance(default, dict) and on_default:
-        collector.emit(("evaluations", "model"), "HL510", _incomplete_message(default, on_default))
 
 
 def _lacks_endpoint_or_key(model: dict[str, Any]) -> bool:

@@ -3,6 +3,7 @@ as written (HL304, HL306, HL307, HL405)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -22,13 +23,12 @@ def tool_rules(
     if not isinstance(tools, list):
         return
     for j, entry in enumerate(tools):
-        at = (*path, "expected_tools", j)
         name = entry if isinstance(entry, str) else None
         if isinstance(entry, dict):
             name = entry.get("name") if isinstance(entry.get("name"), str) else None
             if isinstance(entry.get("count"), bool):
                 collector.emit(
-                    (*at, "count"),
+                    (*path, "expected_tools", j, "count"),
                     "HL304",
                     f"count: {str(entry['count']).lower()} is read as "
                     f"{int(entry['count'])}; write an integer >= 1",
@@ -37,40 +37,45 @@ def tool_rules(
             args = entry.get("args")
             if isinstance(args, dict):
                 for key in args:
-                    _arg_key_rule((*at, "args", key), key, collector)
+                    problem = _arg_key_problem(key)
+                    if problem is not None:
+                        at = (*path, "expected_tools", j, "args", key)
+                        collector.emit(at, "HL405", problem, part="key")
         if name == "":
             collector.emit(
-                at if isinstance(entry, str) else (*at, "name"),
-                "HL306",
-                "an empty tool name matches every tool call",
+                _name_at(path, j, entry), "HL306", "an empty tool name matches every tool call"
             )
         elif (
             name
-            and name.strip()
             and tool_names is not None
+            and name not in tool_names  # the usual case, before the substring search
+            and name.strip()
             and not any(name in t for t in tool_names)
         ):
             collector.emit(
-                at if isinstance(entry, str) else (*at, "name"),
+                _name_at(path, j, entry),
                 "HL307",
                 f"no tool of this agent has a name containing {name!r} "
                 f"(tools: {', '.join(tool_names) or 'none'})",
             )
 
 
-def _arg_key_rule(at: YamlPath, key: Any, collector: Collector) -> None:
+def _name_at(path: YamlPath, j: int, entry: Any) -> YamlPath:
+    at = (*path, "expected_tools", j)
+    return at if isinstance(entry, str) else (*at, "name")
+
+
+# Suites repeat a few argument names thousands of times.
+@functools.lru_cache(maxsize=4096, typed=True)
+def _arg_key_problem(key: Any) -> str | None:
     if not isinstance(key, str):
-        collector.emit(
-            at, "HL405", f"argument name {key!r} is not text; it never matches", part="key"
-        )
-    elif not _PLAIN_ARG.fullmatch(key) and key not in MATCHER_KEYS:
-        collector.emit(
-            at,
-            "HL405",
+        return f"argument name {key!r} is not text; it never matches"
+    if not _PLAIN_ARG.fullmatch(key) and key not in MATCHER_KEYS:
+        return (
             f"argument name {key!r} has dots or brackets; matchers compare "
-            "top-level arguments by plain name",
-            part="key",
+            "top-level arguments by plain name"
         )
+    return None
 
 
 def declared_tool_names(logical: dict[str, Any]) -> list[str] | None:

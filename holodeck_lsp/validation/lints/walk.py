@@ -1,41 +1,52 @@
-"""The places in the logical data the lints look at: test cases, turns, metrics."""
+"""The places in the logical data the lints look at: test cases, turns, metrics.
+
+Found in one pass and shared by every lint: the server lints on every keystroke, and a
+1,000-case suite has thousands of places."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
+Place = tuple[YamlPath, dict[str, Any]]
 
-def cases(logical: dict[str, Any]) -> Iterator[tuple[YamlPath, dict[str, Any]]]:
+
+@dataclass
+class Places:
+    cases: list[Place] = field(default_factory=list)
+    # Every test case and every turn: the mappings that carry input, tools and files.
+    exchanges: list[Place] = field(default_factory=list)
+    # The file's metrics first, then each case's and each turn's, in file order.
+    metrics: list[Place] = field(default_factory=list)
+
+
+def places(logical: dict[str, Any]) -> Places:
+    found = Places()
+    evaluations = logical.get("evaluations")
+    if isinstance(evaluations, dict):
+        _add_metrics(found.metrics, ("evaluations", "metrics"), evaluations.get("metrics"))
     cases = logical.get("test_cases")
-    if isinstance(cases, list):
-        for i, case in enumerate(cases):
-            if isinstance(case, dict):
-                yield ("test_cases", i), case
-
-
-def exchanges(logical: dict[str, Any]) -> Iterator[tuple[YamlPath, dict[str, Any]]]:
-    """Every test case and every turn: the mappings that carry input, tools and files."""
-    for path, case in cases(logical):
-        yield path, case
+    if not isinstance(cases, list):
+        return found
+    for i, case in enumerate(cases):
+        if not isinstance(case, dict):
+            continue
+        path: YamlPath = ("test_cases", i)
+        found.cases.append((path, case))
+        found.exchanges.append((path, case))
+        _add_metrics(found.metrics, (*path, "evaluations"), case.get("evaluations"))
         turns = case.get("turns")
         if isinstance(turns, list):
             for k, turn in enumerate(turns):
                 if isinstance(turn, dict):
-                    yield (*path, "turns", k), turn
+                    at: YamlPath = (*path, "turns", k)
+                    found.exchanges.append((at, turn))
+                    _add_metrics(found.metrics, (*at, "evaluations"), turn.get("evaluations"))
+    return found
 
 
-def metrics(logical: dict[str, Any]) -> Iterator[tuple[YamlPath, dict[str, Any]]]:
-    evaluations = logical.get("evaluations")
-    if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
-        for j, metric in enumerate(evaluations["metrics"]):
-            if isinstance(metric, dict):
-                yield ("evaluations", "metrics", j), metric
-    for path, exchange in exchanges(logical):
-        metrics = exchange.get("evaluations")
-        if isinstance(metrics, list):
-            for j, metric in enumerate(metrics):
-                if isinstance(metric, dict):
-                    yield (*path, "evaluations", j), metric
+def _add_metrics(into: list[Place], at: YamlPath, metrics: Any) -> None:
+    if isinstance(metrics, list):
+        into.extend(((*at, j), m) for j, m in enumerate(metrics) if isinstance(m, dict))

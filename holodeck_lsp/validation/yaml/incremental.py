@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from holodeck_lsp.validation.yaml.loader import (
     MAX_TEXT,
@@ -37,8 +37,14 @@ _NODE_PROPERTY_AFTER = " \t\n[{,:-"
 
 def _unsafe(text: str) -> bool:
     """Whether the text uses what cutting cannot keep whole: anchors, aliases, tags,
-    merge keys, tabs, or several documents."""
+    merge keys, tabs, line breaks other than LF and CRLF, or several documents."""
     if "\t" in text or "<<" in text or text.startswith(("---", "...", "%")):
+        return True
+    # Line breaks other than "\n" and "\r\n" (a lone "\r", NEL, LS, PS) end a line for YAML
+    # but not for the cut, which counts lines by "\n".
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        return True
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
         return True
     if "\n---" in text or "\n..." in text or "\n%" in text:
         return True
@@ -64,8 +70,7 @@ class _Item:
 _cache: OrderedDict[str, _Item] = OrderedDict()
 
 
-@dataclass(frozen=True)
-class _Placed:
+class _Placed(NamedTuple):  # a tuple: one is built per list item on every keystroke
     """Where an item's text sits in the file: its first line, and the column of the token
     after it. A mark at the very end of the item's text (col 0 of the line after it, where
     an empty value ends) is where a whole parse puts it: at that next token."""
@@ -180,22 +185,25 @@ def _cut(text: str) -> tuple[YamlPath, list[int], int] | None:
     first = _FIRST_CONTENT.search(text, begin)
     while first is not None and first.group(2) == "#":
         first = _FIRST_CONTENT.search(text, first.end())
-    if first is None or first.group(2) != "-":
-        return None
+    if first is None or first.group(2) != "-" or text[first.end() : first.end() + 1] not in " \n":
+        return None  # no list, or a plain scalar such as `-1` (the empty slice is the end)
     indent = len(first.group(1))
     if key is None and (indent != 0 or text[: first.start()].strip(" \n#") != ""):
         return None
     # An item starts with "-" at the list's indentation; the list ends at the first other
-    # line indented no deeper (comments and blank lines belong to the item above).
-    item = re.compile(rf"^ {{{indent}}}-(?: |$)", re.MULTILINE)
-    stop = re.compile(rf"^(?! {{{indent}}}-(?: |$)) {{0,{indent}}}[^ #\n]", re.MULTILINE)
+    # line indented no deeper (comments and blank lines belong to the item above). Both
+    # patterns start with the line break before the line: the engine then jumps from one
+    # line break to the next instead of trying every character (a keystroke's cost).
+    item = re.compile(rf"\n {{{indent}}}-(?: |\n|$)")
+    stop = re.compile(rf"\n(?! {{{indent}}}-(?: |\n|$)) {{0,{indent}}}[^ #\n]")
+    # The first item's own line has no line break before it in the searched range.
     ending = stop.search(text, first.start())
-    limit = ending.start() if ending is not None else len(text)
+    limit = ending.start() + 1 if ending is not None else len(text)
     line = text.count("\n", 0, first.start())
-    starts, last = [], first.start()
+    starts, last = [line], first.start()
     for match in item.finditer(text, first.start(), limit):
-        line += text.count("\n", last, match.start())
-        last = match.start()
+        line += text.count("\n", last, match.start() + 1)
+        last = match.start() + 1
         starts.append(line)
     if len(starts) < 2:
         return None

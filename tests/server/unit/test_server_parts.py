@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lsprotocol import types
 
 from holodeck_lsp.server.documents import Documents
@@ -58,6 +60,38 @@ def test_incremental_changes_apply_in_the_client_encoding() -> None:
     doc = docs.get("file:///w/a.yaml")
     assert doc is not None and (doc.text, doc.version) == ("k: 😀y\nw\n", 3)
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab \n\r\u2028😀", max_size=40),
+    st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 8), st.text(alphabet="xy\n\r", max_size=6)),
+        max_size=6,
+    ),
+)
+def test_a_line_table_kept_across_edits_is_the_table_of_the_edited_text(
+    text: str, edits: list[tuple[int, int, str]]
+) -> None:
+    positions = PositionMap(text, U16)
+    for at, length, new in edits:
+        start = min(at, len(positions.text))
+        positions = positions.replaced(start, min(start + length, len(positions.text)), new)
+        fresh = PositionMap(positions.text, U16)
+        assert positions.starts == fresh.starts
+        assert positions.to_lsp(1, 1) == fresh.to_lsp(1, 1)
+
+
+def test_a_document_edited_many_times_keeps_the_right_text_and_positions() -> None:
+    docs = Documents()
+    doc = docs.open(types.TextDocumentItem("file:///a.yaml", "yaml", 1, "a: 1\nb: 2\n"))
+    for version, (line, new) in enumerate([(0, "x\ny"), (2, "z"), (1, "")], start=2):
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(line, 0), types.Position(line, 1)), text=new
+        )
+        docs.change(doc.uri, version, [change])
+        assert doc.positions(U16).starts == PositionMap(doc.text, U16).starts
+    assert doc.text == "x\n: 1\nz: 2\n"
 
 def test_settings_parse_over_a_base_and_report_what_they_drop() -> None:
     settings, problems = parse_settings(
