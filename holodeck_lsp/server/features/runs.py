@@ -115,13 +115,20 @@ async def _events(
     session: Session, args: list[str], cwd: Path, progress: _Progress
 ) -> tuple[int, list[dict[str, Any]], str]:
     """Run the CLI; its events as they come (each turn reported), exit code, stderr."""
-    process = await asyncio.create_subprocess_exec(
+    starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
         *CLI, *args, "--events", "-", "-q",
         cwd=str(cwd),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    ))  # fmt: skip
+    try:
+        process = await asyncio.shield(starting)
+    except asyncio.CancelledError:  # cancelled while starting: the run may already be going
+        with contextlib.suppress(OSError):
+            await _stop(await starting)
+        progress.end("cancelled")
+        raise
     assert process.stdout is not None and process.stderr is not None
     errors = asyncio.ensure_future(process.stderr.read())
     events: list[dict[str, Any]] = []

@@ -84,3 +84,42 @@ async def test_a_cancelled_run_leaves_no_child(
     # Polite: ended by the SIGINT (as Python reports an uncaught Ctrl-C); stubborn: killed.
     expected = signal.SIGINT if mode == "polite" else signal.SIGKILL
     assert process.returncode == -expected
+
+
+async def test_a_run_cancelled_while_it_starts_is_stopped_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The child is up before the server has its pipes (under load this takes a while): a
+    # cancel then must still reach it.
+    monkeypatch.setattr(runs, "CLI", [sys.executable, "-c", CHILD])
+    monkeypatch.setattr(runs, "STOP_GRACE", 30.0)
+    started = asyncio.Event()
+    go_on = asyncio.Event()
+    spawned: list[asyncio.subprocess.Process] = []
+    real = asyncio.create_subprocess_exec
+
+    async def slow_spawn(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        process = await real(*args, **kwargs)
+        spawned.append(process)
+        started.set()
+        await go_on.wait()
+        return process
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", slow_spawn)
+    progress = _Progress()
+    task = asyncio.ensure_future(
+        runs._events(None, ["polite"], tmp_path, progress)  # type: ignore[arg-type]
+    )
+    await started.wait()
+    for _ in range(1000):  # the child has set its Ctrl-C handler (bounded wait)
+        if (tmp_path / "ready").exists():
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()  # while the process is still "starting"
+    go_on.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    (process,) = spawned
+    assert process.returncode == -signal.SIGINT
+    assert not alive(process.pid)
+    assert progress.ended == ["cancelled"]
