@@ -128,11 +128,14 @@ def outline(text: str) -> list[Symbol] | None:
     return out
 
 
-def suite_items(text: str) -> list[Symbol] | None:
+def suite_items(text: str, standalone: bool = False) -> list[Symbol] | None:
     """The test cases of an agent file, each with its turns (what a test explorer lists
-    and code lenses mark); None when the text does not parse."""
+    and code lenses mark); with ``standalone``, of a `test_cases_file` (a list, or a
+    mapping with `test_cases:`). None when the text does not parse."""
     symbols = outline(text)
     if symbols is None:
         return None
     sections = [s for s in symbols if s.kind == "section" and s.name == "test_cases"]
-    return list(sections[0].children) if sections else []
+    if sections:
+        return list(sections[0].children)
+    return [s for s in symbols if s.kind == "test-case"] if standalone else []

@@ -122,7 +122,7 @@ class _Placer:
         if info is None:
             return None
         start = info.key or info.value
-        if info.value.line == start.line:
+        if info.value.end_line == start.line:  # a value on one line (else: its first line)
             return start.line, start.col, start.line, info.value.end_col
         return start.line, start.col, start.line, len(self.line_text(start.line))
 

@@ -1,6 +1,7 @@
 """What the VS Code Testing view asks the server: the suite's test cases and turns with
 their ranges (`holodeck/testItems`, the same items as the code lenses) and where a run
-event's field path stands (`holodeck/fieldRanges`), for an open or a closed file."""
+event's field path stands (`holodeck/fieldLocations`), for an open or a closed file, the
+cases inline or in a `test_cases_file`."""
 
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Pat
             [(0, "turns[0]", turns[7]), (1, "turns[1]", turns[8]), (2, "turns[2]", turns[9])],
         ]  # fmt: skip
         assert found["cases"][0]["turns"][1]["detail"] == "And in 2020?"
+        assert found["uri"] == doc
         await client.diagnostics_of(doc)  # the lenses wait for it to be known as an agent
         lenses = await client.text_document_code_lens_async(
             types.CodeLensParams(types.TextDocumentIdentifier(doc))
@@ -105,7 +107,7 @@ async def test_items_of_a_closed_file_are_read_from_disk(tmp_path: Path) -> None
             "net income growth",
         ]
         other = await request(client, "holodeck/testItems", {"textDocument": {"uri": uri(plain)}})
-        assert other == {"cases": []}
+        assert other == {"uri": uri(plain), "cases": []}
         gone = {"textDocument": {"uri": uri(tmp_path / "gone.yaml")}}
         assert await request(client, "holodeck/testItems", gone) is None
         # Past the editor's size limit, on disk or open, it is not parsed.
@@ -115,13 +117,13 @@ async def test_items_of_a_closed_file_are_read_from_disk(tmp_path: Path) -> None
         assert await request(client, "holodeck/testItems", big) is None
         open_doc(client, huge)
         assert await request(client, "holodeck/testItems", big) is None
-        ranges = await request(client, "holodeck/fieldRanges", {**big, "paths": ["test_cases[0]"]})
-        assert ranges == [None]
+        located = {**big, "paths": ["test_cases[0]"]}
+        assert await request(client, "holodeck/fieldLocations", located) == [None]
     finally:
         await stop(client)
 
 
-async def test_field_ranges_place_a_failure_at_its_line(tmp_path: Path) -> None:
+async def test_field_locations_place_a_failure_at_its_line(tmp_path: Path) -> None:
     agent = example(tmp_path)
     lines = agent.read_text().splitlines()
     client = await start(agent.parent, push_capabilities())
@@ -129,12 +131,13 @@ async def test_field_ranges_place_a_failure_at_its_line(tmp_path: Path) -> None:
         doc = open_doc(client, agent)
         found = await request(
             client,
-            "holodeck/fieldRanges",
+            "holodeck/fieldLocations",
             {
                 "textDocument": {"uri": doc},
                 "paths": [
                     "test_cases[0].turns[1].ground_truth",
                     "test_cases[0].turns[1].expected_tools[0].args.year",
+                    "evaluations.metrics[2]",
                     "test_cases[7]",
                     "not a path",
                 ],
@@ -143,11 +146,69 @@ async def test_field_ranges_place_a_failure_at_its_line(tmp_path: Path) -> None:
         truth = lines.index('        ground_truth: "181001"')
         arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2020"}' in line)
         year = lines[arg].index("year")
-        assert [None if f is None else span(f) for f in found] == [
-            (truth, 8, truth, len(lines[truth])),
-            (arg, year, arg, lines[arg].index("}", year) + 1),
+        metric = lines.index("    - type: geval")
+        assert [None if f is None else (f["uri"], span(f["range"])) for f in found] == [
+            (doc, (truth, 8, truth, len(lines[truth]))),
+            (doc, (arg, year, arg, lines[arg].index("}", year) + 1)),
+            (doc, (metric, 6, metric, len(lines[metric]))),  # a mapping item: its first line
             None,
             None,
         ]
+    finally:
+        await stop(client)
+
+
+AGENT = """name: a
+model: {provider: openai, name: gpt-4o}
+instructions: {inline: Answer.}
+evaluations:
+  metrics:
+    - {type: standard, metric: equality}
+test_cases_file: tests/cases.yaml
+"""
+CASES = """- name: first
+  input: What is 1 + 1?
+  ground_truth: "2"
+- name: second
+  turns:
+    - input: Hello
+    - input: And again?
+      ground_truth: "again"
+"""
+
+
+async def test_cases_in_a_test_cases_file_are_listed_and_placed_there(tmp_path: Path) -> None:
+    agent = tmp_path / "suite" / "agent.yaml"
+    cases = tmp_path / "suite" / "tests" / "cases.yaml"
+    cases.parent.mkdir(parents=True)
+    agent.write_text(AGENT)
+    cases.write_text(CASES)
+    client = await start(agent.parent, push_capabilities())
+    try:
+        doc = open_doc(client, agent)
+        asked = {"textDocument": {"uri": doc}}
+        found = await request(client, "holodeck/testItems", asked)
+        assert found["uri"] == uri(cases)
+        assert [
+            (c["index"], c["label"], span(c["range"])[0], [span(t["range"])[0] for t in c["turns"]])
+            for c in found["cases"]
+        ] == [(0, "first", 0, []), (1, "second", 3, [5, 6])]
+        paths = ["test_cases[1].turns[1].ground_truth", "evaluations.metrics[0]", "test_cases[0]"]
+        located = await request(client, "holodeck/fieldLocations", {**asked, "paths": paths})
+        assert [(f["uri"], span(f["range"])[0]) for f in located] == [
+            (uri(cases), 7),
+            (doc, 5),
+            (uri(cases), 0),
+        ]
+        # The file open with unsaved edits: a mapping with `test_cases:`, one case moved down.
+        edited = "# moved\ntest_cases:\n" + "".join(f"  {line}\n" for line in CASES.splitlines())
+        open_doc(client, cases, edited)
+        found = await request(client, "holodeck/testItems", asked)
+        assert [(c["label"], span(c["range"])[0]) for c in found["cases"]] == [
+            ("first", 2),
+            ("second", 5),
+        ]
+        located = await request(client, "holodeck/fieldLocations", {**asked, "paths": paths[:1]})
+        assert [(f["uri"], span(f["range"])[0]) for f in located] == [(uri(cases), 9)]
     finally:
         await stop(client)

@@ -1,24 +1,29 @@
 """What a test explorer (VS Code's Testing view) asks of the server, so its items and
 failure locations come from the same parse as the diagnostics:
 
-- `holodeck/testItems` `{textDocument}` -> `{cases: [{index, label, range, selection,
-  turns: [{index, label, detail, range}]}]}` for an agent file (`cases` empty when it has
-  no inline `test_cases`), or null when its text does not parse (keep the last items);
-- `holodeck/fieldRanges` `{textDocument, paths}` -> one range or null per field path of
-  `run --events` (`test_cases[0].turns[1].ground_truth`), where a result about that field
-  is shown (the same place as the run's diagnostics).
+- `holodeck/testItems` `{textDocument}` -> `{uri, cases: [{index, label, detail, range,
+  selection, turns: [{index, label, detail, range}]}]}` for an agent file: its inline
+  `test_cases`, or those of its `test_cases_file` (`uri` is the document the ranges are in);
+  `cases` empty when it has none; null when its text does not parse (keep the last items);
+- `holodeck/fieldLocations` `{textDocument, paths}` -> one location `{uri, range}` or null
+  per field path of `run --events` (`test_cases[0].turns[1].ground_truth`, in the agent's
+  terms), where a result about that field is shown (as the run's diagnostics are placed);
+  a path under `test_cases` of an agent with a `test_cases_file` is in that file.
 
 A document the client has not opened is read from disk. One past the editor's size limit
-(docs/editors.md) is not parsed: null items, null ranges.
+(docs/editors.md) is not parsed: null items, null locations.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
 from holodeck_lsp.server.documents import uri_path
@@ -28,9 +33,19 @@ from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import field_ranges
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.diagnostics import Range
+from holodeck_lsp.validation.yaml.loader import load_yaml
 
 TEST_ITEMS = "holodeck/testItems"
-FIELD_RANGES = "holodeck/fieldRanges"
+FIELD_LOCATIONS = "holodeck/fieldLocations"
+_NAMES_CASES_FILE = re.compile(r"^test_cases_file\s*:", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A document's text, as the editor has it open or as it is on disk."""
+
+    uri: str
+    text: str
 
 
 def _get(params: Any, name: str) -> Any:
@@ -38,20 +53,40 @@ def _get(params: Any, name: str) -> Any:
     return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
 
 
-def _text(session: Session, params: Any) -> str | None:
-    uri = _get(_get(params, "textDocument"), "uri")
-    if not isinstance(uri, str):
-        raise ValueError("textDocument.uri is required")
-    doc = session.documents.get(uri)
+def _read(session: Session, uri: str) -> Source | None:
+    doc = session.documents.get(uri) or session.documents.by_path(uri_path(uri))
     if doc is not None:
-        return doc.text if len(doc.text) <= MAX_TEXT else None
+        return Source(doc.uri, doc.text) if len(doc.text) <= MAX_TEXT else None
     path = uri_path(uri)
     try:
         if path.stat().st_size > MAX_TEXT:
             return None
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        return Source(uri, path.read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return None
+
+
+def _agent(session: Session, params: Any) -> Source | None:
+    uri = _get(_get(params, "textDocument"), "uri")
+    if not isinstance(uri, str):
+        raise ValueError("textDocument.uri is required")
+    return _read(session, uri)
+
+
+def _cases_file(session: Session, agent: Source) -> Source | None:
+    """The agent's `test_cases_file`, when it names one (and has no inline cases)."""
+    if _NAMES_CASES_FILE.search(agent.text) is None:  # no parse of a large inline suite
+        return None
+    loaded = load_yaml(agent.text)
+    data = loaded.data if loaded.parsed else None
+    if not isinstance(data, dict) or data.get("test_cases") is not None:
+        return None
+    ref = data.get("test_cases_file")
+    if not isinstance(ref, str) or not ref.strip() or "${" in ref:
+        return None
+    target = Path(ref) if Path(ref).is_absolute() else uri_path(agent.uri).parent / ref
+    uri = from_fs_path(str(target))
+    return _read(session, uri) if uri is not None else None
 
 
 def _range(positions: PositionMap, r: Range) -> dict[str, Any]:
@@ -66,12 +101,16 @@ def _plain(r: types.Range) -> dict[str, Any]:
     }
 
 
-def items(text: str, encoding: str) -> dict[str, Any] | None:
-    """The answer to `holodeck/testItems` for ``text`` (run on the query worker)."""
-    cases = suite_items(text)
+def items(agent: Source, side: Source | None, encoding: str) -> dict[str, Any] | None:
+    """The answer to `holodeck/testItems` (run on the query worker); ``side`` is the
+    agent's `test_cases_file`."""
+    cases = suite_items(agent.text)
+    where = agent
+    if cases == [] and side is not None:
+        cases, where = suite_items(side.text, standalone=True), side
     if cases is None:
         return None
-    positions = PositionMap(text, encoding)
+    positions = PositionMap(where.text, encoding)
 
     def turn(symbol: Symbol) -> dict[str, Any]:
         return {
@@ -82,6 +121,7 @@ def items(text: str, encoding: str) -> dict[str, Any] | None:
         }
 
     return {
+        "uri": where.uri,
         "cases": [
             {
                 "index": case.index,
@@ -92,35 +132,54 @@ def items(text: str, encoding: str) -> dict[str, Any] | None:
                 "turns": [turn(child) for child in case.children],
             }
             for case in cases
-        ]
+        ],
     }
 
 
-def ranges(text: str, encoding: str, paths: list[str]) -> list[dict[str, Any] | None]:
-    return [None if r is None else _plain(r) for r in field_ranges(text, encoding, paths)]
+def locations(
+    agent: Source, side: Source | None, encoding: str, paths: list[str]
+) -> list[dict[str, Any] | None]:
+    """The answer to `holodeck/fieldLocations` (run on the query worker); ``side`` is the
+    agent's `test_cases_file`, where the paths under `test_cases` are."""
+    own = field_ranges(agent.text, encoding, paths)
+    if side is None:
+        return [None if found is None else _location(agent, found) for found in own]
+    # `test_cases[i]...` is itself in a file with a `test_cases:` mapping, `[i]...` in a list.
+    as_is = field_ranges(side.text, encoding, paths)
+    listed = field_ranges(side.text, encoding, [p.removeprefix("test_cases") for p in paths])
+    out: list[dict[str, Any] | None] = []
+    for path, mine, first, second in zip(paths, own, as_is, listed, strict=True):
+        where, found = (side, first or second) if path.startswith("test_cases[") else (agent, mine)
+        out.append(None if found is None else _location(where, found))
+    return out
+
+
+def _location(source: Source, found: types.Range) -> dict[str, Any]:
+    return {"uri": source.uri, "range": _plain(found)}
 
 
 async def test_items(session: Session, params: Any) -> dict[str, Any] | None:
-    text = _text(session, params)
-    if text is None:
+    agent = _agent(session, params)
+    if agent is None:
         return None
-    job = session.queries.submit(items, text, session.encoding)
+    side = _cases_file(session, agent)
+    job = session.queries.submit(items, agent, side, session.encoding)
     return await asyncio.wrap_future(job)
 
 
-async def field_ranges_of(session: Session, params: Any) -> list[dict[str, Any] | None]:
+async def field_locations(session: Session, params: Any) -> list[dict[str, Any] | None]:
     paths = _get(params, "paths")
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise ValueError("paths must be a list of field paths")
-    text = _text(session, params)
-    if text is None:
+    agent = _agent(session, params)
+    if agent is None:
         return [None for _ in paths]
-    return await asyncio.wrap_future(
-        session.queries.submit(ranges, text, session.encoding, paths)
-    )
+    side = _cases_file(session, agent)
+    job = session.queries.submit(locations, agent, side, session.encoding, paths)
+    return await asyncio.wrap_future(job)
 
 
 ROUTES = [
     Route(TEST_ITEMS, test_items),
-    Route(FIELD_RANGES, field_ranges_of, empty=list),
+    Route(FIELD_LOCATIONS, field_locations, empty=list),
 ]

@@ -12,7 +12,7 @@ import { currentSettings, discoveryContext } from '../host';
 import { documentSelector } from '../selector';
 import { jobsFor, runJobs, type RunDeps } from './execute';
 import { fillSuite } from './items';
-import { FIELD_RANGES, TEST_ITEMS, type ServerRange, type SuiteItems } from './protocol';
+import { FIELD_LOCATIONS, TEST_ITEMS, type ServerLocation, type SuiteItems } from './protocol';
 import { recordingFor, type RunMode } from './runArgs';
 
 export const CONTROLLER_ID = 'holodeck';
@@ -30,6 +30,8 @@ export class SuiteTests implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.FileSystemWatcher[] = [];
+  /** Each suite whose cases are in its `test_cases_file`: that file's URI. */
+  private readonly casesFiles = new Map<string, string>();
 
   constructor(
     private readonly server: ServerRequests,
@@ -94,6 +96,11 @@ export class SuiteTests implements vscode.Disposable {
       return;
     }
     const id = uri.toString();
+    if (suite.uri === id) {
+      this.casesFiles.delete(id);
+    } else {
+      this.casesFiles.set(id, suite.uri);
+    }
     if (suite.cases.length === 0) {
       this.controller.items.delete(id);
       return;
@@ -107,6 +114,12 @@ export class SuiteTests implements vscode.Disposable {
   }
 
   private refreshLater(document: vscode.TextDocument): void {
+    // An edit of a suite's `test_cases_file` is an edit of the suite.
+    for (const [suite, cases] of this.casesFiles) {
+      if (cases === document.uri.toString()) {
+        this.refreshSoon(vscode.Uri.parse(suite));
+      }
+    }
     const { settings } = currentSettings();
     if (document.uri.scheme !== 'file' || vscode.languages.match(documentSelector(settings.include), document) === 0) {
       return;
@@ -210,8 +223,8 @@ export class SuiteTests implements vscode.Disposable {
         const { command } = await chooseServer({ ...settings, serverArgs: [] }, await discoveryContext());
         return command === undefined ? undefined : { command: command.command, args: command.args };
       },
-      fieldRanges: (uri, paths) =>
-        this.server.request<(ServerRange | null)[]>(FIELD_RANGES, { textDocument: { uri }, paths }),
+      fieldLocations: (uri, paths) =>
+        this.server.request<(ServerLocation | null)[]>(FIELD_LOCATIONS, { textDocument: { uri }, paths }),
       recording: (agentFile) => recordingFor(agentFile.fsPath, this.recordingSetting(agentFile)),
       log: this.log,
     };

@@ -7,15 +7,15 @@ import * as vscode from 'vscode';
 
 import { parseEvent, RunInterpreter, type Failure, type Target, type Update } from './events';
 import { itemId, placeOf, toRange } from './items';
-import type { ServerRange } from './protocol';
+import type { ServerLocation } from './protocol';
 import { runArguments, type RunMode, type Selection } from './runArgs';
 import { runEvents, type RunOutcome } from './runProcess';
 
 export interface RunDeps {
   /** The program that runs `holodeck-lsp` and its first arguments; undefined when not found. */
   program(): Promise<{ command: string; args: string[] } | undefined>;
-  /** The server's `holodeck/fieldRanges`; undefined when it cannot answer. */
-  fieldRanges(uri: string, paths: string[]): Promise<(ServerRange | null)[] | undefined>;
+  /** The server's `holodeck/fieldLocations`; undefined when it cannot answer. */
+  fieldLocations(uri: string, paths: string[]): Promise<(ServerLocation | null)[] | undefined>;
   /** The recording a suite replays or records. */
   recording(agentFile: vscode.Uri): string;
   log: vscode.LogOutputChannel;
@@ -225,17 +225,18 @@ class Reporter {
   }
 
   private async messages(failures: readonly Failure[], item: vscode.TestItem | undefined): Promise<vscode.TestMessage[]> {
-    const uri = this.file.uri ?? vscode.Uri.parse(this.file.id);
-    const ranges = (await this.deps.fieldRanges(uri.toString(), failures.map((f) => f.path))) ?? [];
+    const suite = this.file.uri ?? vscode.Uri.parse(this.file.id);
+    const found = (await this.deps.fieldLocations(suite.toString(), failures.map((f) => f.path))) ?? [];
     return failures.map((failure, i) => {
       const message =
         failure.expected !== undefined && failure.actual !== undefined
           ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
           : new vscode.TestMessage(failure.message);
-      const found = ranges[i];
-      const range = found ? toRange(found) : item?.range;
-      if (range !== undefined) {
-        message.location = new vscode.Location(uri, range);
+      const at = found[i];
+      if (at) {
+        message.location = new vscode.Location(vscode.Uri.parse(at.uri), toRange(at.range));
+      } else if (item?.uri !== undefined && item.range !== undefined) {
+        message.location = new vscode.Location(item.uri, item.range);
       }
       return message;
     });

@@ -38,9 +38,9 @@ export function toRange(range: ServerRange): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
-/** Replaces the file item's children with the suite's cases and turns. */
+/** Replaces the file item's children with the suite's cases and turns (maybe in its `test_cases_file`). */
 export function fillSuite(controller: vscode.TestController, file: vscode.TestItem, suite: SuiteItems): void {
-  const uri = file.uri ?? vscode.Uri.parse(file.id);
+  const uri = vscode.Uri.parse(suite.uri);
   const cases = suite.cases.map((found) => {
     const item = controller.createTestItem(itemId({ uri: file.id, caseIndex: found.index }), found.label, uri);
     item.range = toRange(found.range);

@@ -2,11 +2,17 @@
 // the protocol test can use the same types against the real server.
 
 export const TEST_ITEMS = 'holodeck/testItems';
-export const FIELD_RANGES = 'holodeck/fieldRanges';
+export const FIELD_LOCATIONS = 'holodeck/fieldLocations';
 
 export interface ServerRange {
   start: { line: number; character: number };
   end: { line: number; character: number };
+}
+
+/** One answer of `holodeck/fieldLocations`: where a field path of the run events stands. */
+export interface ServerLocation {
+  uri: string;
+  range: ServerRange;
 }
 
 export interface ServerTurn {
@@ -26,5 +32,7 @@ export interface ServerCase {
 
 /** The answer of `holodeck/testItems`; null when the text does not parse (keep what is shown). */
 export interface SuiteItems {
+  /** The document the ranges are in: the agent's, or its `test_cases_file`. */
+  uri: string;
   cases: ServerCase[];
 }

@@ -1,6 +1,6 @@
 // The requests behind the Testing view, against the real holodeck-lsp: the suite's cases and turns
 // with their ranges (`holodeck/testItems`, the types the extension reads) and where a run event's
-// field path stands (`holodeck/fieldRanges`).
+// field path stands (`holodeck/fieldLocations`).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { DidOpenTextDocumentNotification } from 'vscode-languageserver-protocol/node';
 
-import { FIELD_RANGES, TEST_ITEMS, type ServerRange, type SuiteItems } from '../../src/testing/protocol';
+import { FIELD_LOCATIONS, TEST_ITEMS, type ServerLocation, type SuiteItems } from '../../src/testing/protocol';
 import { FIXTURE_WORKSPACE, serverUnavailableReason, startServer, testSettings, type RunningServer } from '../support/server';
 
 const FIXTURE = join(FIXTURE_WORKSPACE, 'agent.yaml');
@@ -31,6 +31,7 @@ describe('the Testing view\'s requests to holodeck-lsp', { skip }, () => {
 
   it('lists the suite\'s case and turns, from disk before the file is opened and from the buffer after', async () => {
     const fromDisk = await itemsOf();
+    assert.equal(fromDisk.uri, FIXTURE_URI);
     const last = LINES.length - 2; // the text ends with a line break
     assert.deepEqual(
       fromDisk.cases.map(({ index, label, detail, range }) => ({ index, label, detail, range })),
@@ -58,14 +59,14 @@ describe('the Testing view\'s requests to holodeck-lsp', { skip }, () => {
 
   it('places a field path of the run events on its line', async () => {
     const ranges = await server.request(
-      server.connection.sendRequest<(ServerRange | null)[]>(FIELD_RANGES, {
+      server.connection.sendRequest<(ServerLocation | null)[]>(FIELD_LOCATIONS, {
         textDocument: { uri: FIXTURE_URI },
         paths: ['test_cases[0].turns[0].expected_tools[0].args.unit', 'test_cases[0].turns[0].ground_truth', 'test_cases[3]'],
       }),
     );
     assert.deepEqual(
-      ranges.map((range) => range?.start.line ?? null),
-      [lineOf('unit: {regex'), lineOf('ground_truth: "206588"'), null],
+      ranges.map((location) => (location === null ? null : [location.uri, location.range.start.line])),
+      [[FIXTURE_URI, lineOf('unit: {regex')], [FIXTURE_URI, lineOf('ground_truth: "206588"')], null],
     );
   });
 

@@ -21,6 +21,7 @@ function range(line: number, character = 0, endLine = line, endCharacter = 40): 
 }
 
 const SUITE: SuiteItems = {
+  uri: '',
   cases: [
     {
       index: 0, label: 'operating cash flow change', detail: '2 turns', range: range(10, 2, 19),
@@ -39,11 +40,14 @@ class FakeServer implements ServerRequests {
   suite: SuiteItems | null = SUITE;
   async request<R>(method: string, params: unknown): Promise<R | undefined> {
     this.asked.push([method, params]);
+    const uri = (params as { textDocument: { uri: string } }).textDocument.uri;
     if (method === 'holodeck/testItems') {
-      return this.suite as R;
+      return (this.suite === null ? null : { ...this.suite, uri: this.suite.uri || uri }) as R;
     }
     const paths = (params as { paths: string[] }).paths;
-    return paths.map((path) => (path.endsWith('.ground_truth') ? range(18, 8) : path.endsWith('.args.year') ? range(17, 20) : null)) as R;
+    const line = (path: string): number | undefined =>
+      path.endsWith('.ground_truth') ? 18 : path.endsWith('.args.year') ? 17 : undefined;
+    return paths.map((path) => (line(path) === undefined ? null : { uri, range: range(line(path)!, 8) })) as R;
   }
 }
 
@@ -122,7 +126,7 @@ describe('the Testing view', () => {
     const { tests, controller } = start();
     await tests.discover();
     const document = { uri: { scheme: 'file', fsPath: agent, toString: () => `file://${agent}` } };
-    server.suite = { cases: [{ ...SUITE.cases[1], index: 0, range: range(11, 2, 13) }] };
+    server.suite = { uri: `file://${agent}`, cases: [{ ...SUITE.cases[1], index: 0, range: range(11, 2, 13) }] };
     events.changeDocument.fire({ document });
     await until(() => (controller.items.get(`file://${agent}`)?.children.size === 1 ? true : undefined), 'the refresh');
     assert.deepEqual(tree(controller.items), [['agent.yaml', undefined, undefined, [['test_cases[1]', 'One question', 11]]]]);
@@ -131,6 +135,22 @@ describe('the Testing view', () => {
     events.changeDocument.fire({ document });
     await until(() => (server.asked.length > asked ? true : undefined), 'the second refresh');
     assert.deepEqual(tree(controller.items), [['agent.yaml', undefined, undefined, [['test_cases[1]', 'One question', 11]]]]);
+    tests.dispose();
+  });
+
+  it("places a suite's cases in its test_cases_file, and asks again when that file is edited", async () => {
+    const cases = join(suiteDir, 'tests', 'cases.yaml');
+    server.suite = { ...SUITE, uri: `file://${cases}` };
+    const { tests, controller } = start();
+    await tests.discover();
+    const file = controller.items.get(`file://${agent}`)!;
+    assert.equal(file.uri?.fsPath, agent);
+    const caseItem = file.children.get(itemId({ uri: file.id, caseIndex: 0 }))!;
+    assert.deepEqual([caseItem.uri?.fsPath, caseItem.children.get(itemId({ uri: file.id, caseIndex: 0, turn: 1 }))?.uri?.fsPath], [cases, cases]);
+    const asked = server.asked.length;
+    events.changeDocument.fire({ document: { uri: { scheme: 'file', fsPath: cases, toString: () => `file://${cases}` } } });
+    await until(() => (server.asked.length > asked ? true : undefined), 'the suite asked again');
+    assert.deepEqual(server.asked.at(-1), ['holodeck/testItems', { textDocument: { uri: `file://${agent}` } }]);
     tests.dispose();
   });
 
