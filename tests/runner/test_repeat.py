@@ -110,3 +110,26 @@ def test_the_pass_rule_decides_the_verdict_and_junit_marks_the_flaky_case(tmp_pa
     assert [r["passed"] for r in report["results"]] == [True, True, True, True, False]
     bad = invoke("run", tmp_path / "agent.yaml", "--repeat", "2", "--pass-rule", "most")
     assert bad == (2, "", "error: --pass-rule is all, any or a fraction in (0, 1], got 'most'\n")
+
+
+def test_a_recorded_repeat_replays_attempt_for_attempt(tmp_path: Path) -> None:
+    recording = tmp_path / "recording.jsonl"
+    _, _, live, _, _ = repeated(tmp_path, "--record", str(recording))
+    replayed_report = tmp_path / "replayed.json"
+    code, stdout, _ = invoke(
+        "run", tmp_path / "agent.yaml", "-q", "--agent", "flaky:factory", "--replay",
+        recording, "--repeat", "3", "-o", replayed_report,
+    )  # fmt: skip
+    replayed = json.loads(replayed_report.read_text())
+    assert code == 1
+    assert stdout.splitlines()[1] == (
+        "repeat 3: 3 of 5 test case(s) passed every attempt, 4 at least once; 1 flaky: case 2"
+    )
+
+    def attempts(report: dict) -> list[list[bool]]:  # type: ignore[type-arg]
+        return [[a["passed"] for a in case["results"]] for case in report["repeats"]]
+
+    # Case 2's second attempt answered wrongly when recorded: so it does in the replay (live
+    # again, the agent, its session count carried over in this process, would not).
+    assert attempts(replayed) == attempts(live)
+    assert attempts(replayed)[2] == [True, False, True]
