@@ -4,7 +4,8 @@ The extension starts `<python> -I run_server.py serve`: `-I` keeps PYTHONPATH an
 site-packages out, and the bundled libraries go first on sys.path, so whatever the
 interpreter's environment has installed (another holodeck-lsp, another pydantic) cannot
 shadow them. Child processes the server starts (runs, grader imports) get them through
-PYTHONPATH. Written for every Python 3: an older one gets a message, not a SyntaxError.
+PYTHONPATH. Written for every Python 3: an older one gets a message, not a SyntaxError
+(hence type comments, not annotations).
 """
 
 import json
@@ -23,12 +24,14 @@ NOT_SUPPORTED = (
 
 
 def interpreter_tag():
+    # type: () -> str
     """'cp311' for CPython 3.11, 'cp313t' for its free-threaded build."""
     free_threaded = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""
     return "cp%d%d%s" % (sys.version_info[0], sys.version_info[1], free_threaded)  # noqa: UP031 (any Python 3 reads this)
 
 
 def bundled_paths():
+    # type: () -> list[str]
     """The folders to put first on sys.path, or exit with a reason."""
     with open(os.path.join(LIBS, "manifest.json"), encoding="utf-8") as file:
         manifest = json.load(file)
@@ -42,6 +45,7 @@ def bundled_paths():
 
 
 def main():
+    # type: () -> None
     paths = bundled_paths()
     sys.path[0:0] = paths
     inherited = os.environ.get("PYTHONPATH")

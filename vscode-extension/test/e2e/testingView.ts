@@ -21,6 +21,8 @@ export interface Locator {
   hover(options?: { timeout?: number }): Promise<void>;
   count(): Promise<number>;
   innerText(): Promise<string>;
+  getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
+  isVisible(): Promise<boolean>;
 }
 export interface Page {
   locator(selector: string): Locator;
@@ -79,6 +81,28 @@ export async function runCommand(page: Page, title: string, timeout: number): Pr
 /** The rows of the Test Explorer, as text. */
 export function explorerRows(page: Page): Locator {
   return page.locator('.test-explorer .monaco-list-row');
+}
+
+/** Expand or collapse a row of the Test Explorer (a click toggles it; nothing if already so). */
+async function setExpanded(page: Page, text: string, expanded: boolean, timeout: number): Promise<void> {
+  const row = explorerRows(page).filter({ hasText: text }).first();
+  const wanted = String(expanded);
+  await until(
+    async () => {
+      const state = await row.getAttribute('aria-expanded', { timeout });
+      if (state === wanted) {
+        return true;
+      }
+      await row.click({ timeout });
+      // The toggle shows within a moment; checked again before any second click.
+      await until(async () => ((await row.getAttribute('aria-expanded')) === wanted ? true : undefined), 3_000, text).catch(
+        () => undefined,
+      );
+      return undefined;
+    },
+    timeout,
+    `the row ${text} ${expanded ? 'expanded' : 'collapsed'}`,
+  );
 }
 
 /** Right-click the suite's row, "Execute Using Profile...", pick the profile. */
@@ -173,15 +197,24 @@ async function scenario(session: CodeServer, brokenLine: number, timeout: number
   await page.locator('.test-explorer .codicon-testing-failed-icon').first().waitFor({ state: 'visible', timeout });
 
   // In the editor, the message stands at the wrong ground truth's line: the failed turn's row,
-  // found with only the broken suite expanded, and "Go to Test" (Alt+Enter).
-  await explorerRows(page).filter({ hasText: SUITE }).first().click({ timeout });
-  await explorerRows(page).filter({ hasText: BROKEN_SUITE }).first().click({ timeout });
-  await explorerRows(page).filter({ hasText: CASES[0] }).first().click({ timeout });
-  await explorerRows(page).filter({ hasText: 'turns[1]' }).first().click({ timeout });
-  await page.keyboard.press('Alt+Enter');
-  // The peek under that line: the message, expected and actual.
+  // found with only the broken suite expanded, and "Go to Test" (Alt+Enter). A click toggles a
+  // row, and VS Code may have expanded a failed item itself: each row is set, not toggled.
+  await setExpanded(page, SUITE, false, timeout);
+  await setExpanded(page, BROKEN_SUITE, true, timeout);
+  await setExpanded(page, CASES[0], true, timeout);
   const peek = page.locator('.peekview-widget').filter({ hasText: 'metric numeric failed: score 0' });
-  await peek.first().waitFor({ state: 'visible', timeout });
+  await until(
+    async () => {
+      if (!(await peek.first().isVisible())) {
+        await explorerRows(page).filter({ hasText: 'turns[1]' }).first().click({ timeout });
+        await page.keyboard.press('Alt+Enter');
+        await peek.first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+      }
+      return (await peek.first().isVisible()) ? true : undefined;
+    },
+    timeout,
+    'the failure peek under the ground_truth line',
+  );
   const text = await peek.first().innerText();
   assert.ok(text.includes('190000') && text.includes('181,001'), text);
 }
