@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { chooseServer } from '../bundled';
 import { currentSettings, discoveryContext } from '../host';
 import { documentSelector } from '../selector';
-import { jobsFor, runJobs, type RunDeps } from './execute';
+import { jobsFor, runJobs, withoutExcluded, type RunDeps } from './execute';
 import { fillSuite } from './items';
 import { FIELD_LOCATIONS, TEST_ITEMS, type ServerLocation, type SuiteItems } from './protocol';
 import { recordingFor, type RunMode } from './runArgs';
@@ -206,7 +206,7 @@ export class SuiteTests implements vscode.Disposable {
     }
     const excluded = new Set((request.exclude ?? []).map((item) => item.id));
     const files = (uri: string): vscode.TestItem | undefined => this.controller.items.get(uri);
-    const jobs = jobsFor(chosen.filter((item) => !excluded.has(item.id)), files, mode);
+    const jobs = jobsFor(withoutExcluded(chosen, excluded), files, mode);
     const run = this.controller.createTestRun(request);
     try {
       await runJobs(run, jobs, mode, token, this.deps());

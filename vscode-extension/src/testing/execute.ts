@@ -27,6 +27,34 @@ export interface Job {
 }
 
 /**
+ * The chosen items without the excluded ones: a chosen item with an excluded item inside
+ * stands for its other children (a suite for its other cases, a case for its other turns;
+ * a conversation cannot skip a turn, so a case still runs up to its last remaining turn).
+ */
+export function withoutExcluded(chosen: readonly vscode.TestItem[], excluded: ReadonlySet<string>): vscode.TestItem[] {
+  const out: vscode.TestItem[] = [];
+  const holdsExcluded = (item: vscode.TestItem): boolean => {
+    let found = false;
+    item.children.forEach((child) => {
+      found ||= excluded.has(child.id) || holdsExcluded(child);
+    });
+    return found;
+  };
+  const visit = (item: vscode.TestItem): void => {
+    if (excluded.has(item.id)) {
+      return;
+    }
+    if (holdsExcluded(item)) {
+      item.children.forEach(visit);
+    } else {
+      out.push(item);
+    }
+  };
+  chosen.forEach(visit);
+  return out;
+}
+
+/**
  * The runs a request needs: a whole suite when its file is chosen (or when recording, so the
  * recording is never replaced by one case's), else one run per chosen case, up to the last
  * chosen turn when only turns of it are chosen.

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 
 import type * as vscode from 'vscode';
 
-import { jobsFor } from '../../src/testing/execute';
+import { jobsFor, withoutExcluded } from '../../src/testing/execute';
 import { itemId, placeOf } from '../../src/testing/items';
 import { FakeItem } from '../support/vscodeStub';
 
@@ -32,6 +32,29 @@ describe('the runs of a request', () => {
     ]);
     assert.deepEqual(jobs([item(B, 1, 2), item(B, 1), item(B, 1, 4)]), [[B, { caseIndex: 1 }]]);
     assert.deepEqual(jobs([item(B, 1), item(B)]), [[B, {}]]);
+  });
+
+  it('runs what is left of a chosen suite or case when items inside it are excluded', () => {
+    // Suite B with cases 0 and 1, each with turns 0..2.
+    const suite = new FakeItem(B, 'b', undefined);
+    for (const caseIndex of [0, 1]) {
+      const one = new FakeItem(itemId({ uri: B, caseIndex }), 'case', undefined);
+      for (const turn of [0, 1, 2]) {
+        one.children.add(new FakeItem(itemId({ uri: B, caseIndex, turn }), 'turn', undefined));
+      }
+      suite.children.add(one);
+    }
+    const chosen = [suite as unknown as vscode.TestItem];
+    const runs = (excluded: vscode.TestItem[]): [string, object][] =>
+      jobs(withoutExcluded(chosen, new Set(excluded.map((e) => e.id))));
+    assert.deepEqual(runs([]), [[B, {}]]);
+    assert.deepEqual(runs([item(B, 1)]), [[B, { caseIndex: 0 }]]);
+    // A conversation cannot skip a turn: excluding the last turn cuts the case before it.
+    assert.deepEqual(runs([item(B, 0, 2)]), [
+      [B, { caseIndex: 0, upToTurn: 1 }],
+      [B, { caseIndex: 1 }],
+    ]);
+    assert.deepEqual(runs([item(B)]), []);
   });
 
   it('records whole suites only, so a recording never shrinks to one case', () => {
