@@ -40,7 +40,7 @@ export interface BundledContext extends DiscoveryContext {
   probe(argv: readonly string[]): Promise<PythonInfo | undefined>;
 }
 
-export type InterpreterOrigin = 'python-extension' | 'workspace-environment' | 'path';
+export type InterpreterOrigin = NonNullable<ServerCommand['interpreter']>;
 
 export interface InterpreterCandidate {
   argv: string[];
@@ -159,7 +159,7 @@ export async function chooseServer(
     const search = await findBundledInterpreter(ctx, ctx.bundle);
     if (search.found !== undefined) {
       const args = [...BUNDLED_PYTHON_FLAGS, ctx.bundle.script, ...serverArgs];
-      return { command: { command: search.found.executable, args, origin: 'bundled' } };
+      return { command: { command: search.found.executable, args, origin: 'bundled', interpreter: search.origin } };
     }
     bundledProblem = bundledPythonProblem(ctx.bundle, search.rejected);
   }

@@ -11,6 +11,8 @@ export interface ServerCommand {
   args: string[];
   /** Where the command came from, for the output channel. */
   origin: 'setting' | 'python-environment' | 'workspace-environment' | 'path' | 'bundled';
+  /** For the bundled server: where the Python that runs it was found. */
+  interpreter?: 'python-extension' | 'workspace-environment' | 'path';
 }
 
 export interface PythonEnvironment {

@@ -10,6 +10,13 @@ import { documentSelector } from './selector';
 import { chooseServer } from './bundled';
 import type { ServerCommand } from './serverCommand';
 
+/** Where the bundled server's Python was found, as the output channel says it. */
+const INTERPRETER_ORIGINS: Record<NonNullable<ServerCommand['interpreter']>, string> = {
+  'python-extension': "the Python extension's interpreter",
+  'workspace-environment': "the workspace's .venv or venv",
+  path: 'a Python on PATH',
+};
+
 const OPEN_SETTINGS = 'Open settings';
 
 export class ServerSession {
@@ -108,7 +115,8 @@ export class ServerSession {
     if (message !== undefined) {
       this.output.warn(message);
     }
-    this.output.info(`Starting ${[command.command, ...command.args].join(' ')} (from ${command.origin})`);
+    const on = command.interpreter === undefined ? '' : `, on ${INTERPRETER_ORIGINS[command.interpreter]}`;
+    this.output.info(`Starting ${[command.command, ...command.args].join(' ')} (from ${command.origin}${on})`);
     const client = createClient(command, settings, isWorkspaceTrusted(), this.output);
     this.client = client;
     this.running = command;

@@ -38,6 +38,6 @@ describe('the bundled extension in code-server, with nothing installed beside it
     assert.match(text, /regex/, text);
     assert.ok(text.endsWith('holodeck-lsp HL401 [Ln 23, Col 31]'), text);
     const log = session!.holodeckLog();
-    assert.match(log, /Starting \S*python\S* -I \S*\/bundled\/run_server\.py serve \(from bundled\)/, log);
+    assert.match(log, /Starting \S*python\S* -I \S*\/bundled\/run_server\.py serve \(from bundled, on a Python on PATH\)/, log);
   });
 });

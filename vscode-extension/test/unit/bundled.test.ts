@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { chooseServer, interpreterCandidates, type BundledContext, type Bundle, type PythonInfo } from '../../src/bundled';
-import { NOT_FOUND_MESSAGE } from '../../src/serverCommand';
+import { chooseServer, interpreterCandidates, type BundledContext, type Bundle, type InterpreterOrigin, type PythonInfo } from '../../src/bundled';
+import { NOT_FOUND_MESSAGE, type ServerCommand } from '../../src/serverCommand';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/settings';
 import { discoveryContext } from '../support/discovery';
 
@@ -42,8 +42,8 @@ function machine(
 const DEFAULTS: Settings = { ...DEFAULT_SETTINGS };
 const FROM_ENVIRONMENT: Settings = { ...DEFAULT_SETTINGS, importStrategy: 'fromEnvironment' };
 
-function bundled(executable: string): { command: { command: string; args: string[]; origin: 'bundled' } } {
-  return { command: { command: executable, args: ['-I', '/ext/bundled/run_server.py', 'serve'], origin: 'bundled' } };
+function bundled(executable: string, interpreter: InterpreterOrigin): { command: ServerCommand } {
+  return { command: { command: executable, args: ['-I', '/ext/bundled/run_server.py', 'serve'], origin: 'bundled', interpreter } };
 }
 
 describe('the bundled server (importStrategy useBundled, the default)', () => {
@@ -51,7 +51,7 @@ describe('the bundled server (importStrategy useBundled, the default)', () => {
     const ctx = machine(['/envs/a/bin/python', '/home/ada/suite/.venv/bin/python', '/usr/bin/python3'], {
       '/envs/a/bin/python': python('/envs/a/bin/python', [3, 12]),
     }, { pythonEnvironment: { executable: '/envs/a/bin/python' } });
-    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/envs/a/bin/python'));
+    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/envs/a/bin/python', 'python-extension'));
   });
 
   it('then on the workspace\'s .venv, then venv, without the Python extension', async () => {
@@ -59,7 +59,7 @@ describe('the bundled server (importStrategy useBundled, the default)', () => {
       '/home/ada/suite/.venv/bin/python': python('/home/ada/suite/.venv/bin/python', [3, 11]),
       '/home/ada/suite/venv/bin/python': python('/home/ada/suite/venv/bin/python', [3, 11]),
     });
-    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/home/ada/suite/.venv/bin/python'));
+    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/home/ada/suite/.venv/bin/python', 'workspace-environment'));
     assert.deepEqual(ctx.probed, ['/home/ada/suite/.venv/bin/python']);
   });
 
@@ -67,7 +67,7 @@ describe('the bundled server (importStrategy useBundled, the default)', () => {
     const ctx = machine(['/usr/local/bin/python3', '/usr/bin/python3', '/usr/bin/python'], {
       '/usr/local/bin/python3': python('/usr/local/bin/python3', [3, 13]),
     });
-    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/usr/local/bin/python3'));
+    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/usr/local/bin/python3', 'path'));
   });
 
   it('never runs a restricted workspace\'s own environment, selected or not', async () => {
@@ -75,7 +75,7 @@ describe('the bundled server (importStrategy useBundled, the default)', () => {
       '/home/ada/suite/.venv/bin/python': python('/home/ada/suite/.venv/bin/python', [3, 12]),
       '/usr/bin/python3': python('/usr/bin/python3', [3, 11]),
     }, { workspaceTrusted: false, pythonEnvironment: { executable: '/home/ada/suite/.venv/bin/python' } });
-    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/usr/bin/python3'));
+    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/usr/bin/python3', 'path'));
     assert.deepEqual(ctx.probed, ['/usr/bin/python3']);
   });
 
@@ -85,7 +85,7 @@ describe('the bundled server (importStrategy useBundled, the default)', () => {
       '/usr/bin/python3': python('/usr/bin/python3', [3, 9]),
       '/usr/bin/python': python('/usr/bin/python', [3, 12]),
     });
-    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/usr/bin/python'));
+    assert.deepEqual(await chooseServer(DEFAULTS, ctx), bundled('/usr/bin/python', 'path'));
   });
 
   it('says which Pythons it found and why none fits, when holodeck-lsp is not installed either', async () => {
