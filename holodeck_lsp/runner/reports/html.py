@@ -207,35 +207,35 @@ def _errors(errors: list[str]) -> str:
 
 
 def _turn(t: TurnResult) -> str:
-    state = "pass" if t.passed else "fail"
-    return (
-        f'<section class="turn {state}"><h3>Turn {t.turn_index} {_verdict(t.passed, t.skipped)}'
-        f'<span class="t">{t.execution_time_ms} ms</span></h3>'
-        + _errors(t.errors)
-        + _pre("Input", t.input)
-        + _pre("Response", t.response)
-        + _pre("Ground truth", t.ground_truth)
-        + _diff(t.metric_results, t.ground_truth, t.response)
-        + _calls(t.tool_invocations)
-        + _assertions(t.expected_tools, t.arg_match_details, t.tools_matched, t.tool_calls)
-        + _metrics(t.metric_results)
-        + "</section>"
-    )
+    heading = (f"<h3>Turn {t.turn_index} {_verdict(t.passed, t.skipped)}"
+               f'<span class="t">{t.execution_time_ms} ms</span></h3>')
+    return _exchange(t.passed, heading, t.errors, t.input, t.response, t.ground_truth,
+                     t.metric_results, t.tool_invocations,
+                     _assertions(t.expected_tools, t.arg_match_details, t.tools_matched,
+                                 t.tool_calls))
 
 
 def _single(r: TestResult) -> str:
     """A single-turn case: its one exchange, shown as the case itself."""
-    state = "pass" if r.passed else "fail"
+    return _exchange(r.passed, "", r.errors, r.test_input, r.agent_response, r.ground_truth,
+                     r.metric_results, r.tool_invocations,
+                     _assertions(r.expected_tools, None, r.tools_matched, r.tool_calls))
+
+
+def _exchange(passed: bool, heading: str, errors: list[str], message: str | None,
+              response: str | None, ground_truth: str | None, metrics: list[MetricResult],
+              calls: list[ToolInvocation], assertions: str) -> str:
+    """One exchange (a turn, or a single-turn case): what was said, called and graded."""
     return (
-        f'<section class="turn {state}">'
-        + _errors(r.errors)
-        + _pre("Input", r.test_input)
-        + _pre("Response", r.agent_response)
-        + _pre("Ground truth", r.ground_truth)
-        + _diff(r.metric_results, r.ground_truth, r.agent_response)
-        + _calls(r.tool_invocations)
-        + _assertions(r.expected_tools, None, r.tools_matched, r.tool_calls)
-        + _metrics(r.metric_results)
+        f'<section class="turn {"pass" if passed else "fail"}">{heading}'
+        + _errors(errors)
+        + _pre("Input", message)
+        + _pre("Response", response)
+        + _pre("Ground truth", ground_truth)
+        + _diff(metrics, ground_truth, response)
+        + _calls(calls)
+        + assertions
+        + _metrics(metrics)
         + "</section>"
     )
 
