@@ -109,9 +109,10 @@ def write_fixed(fixed: FixedFile) -> None:
         raise WriteRefused(f"the file {exc.reason}") from None
     if fixed.project is None or not target.is_relative_to(fixed.project):
         raise WriteRefused(f"the file is {target}, outside the project ({fixed.project})")
-    if not os.access(target, os.W_OK):  # a rename would replace it all the same
-        raise WriteRefused("the file is read-only")
     mode = stat.S_IMODE(os.stat(target).st_mode)
+    # A rename would replace it all the same (and root may write anything): honour it.
+    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+        raise WriteRefused("the file is read-only")
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         # newline="": the text keeps the line endings it was read with.
