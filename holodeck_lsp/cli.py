@@ -129,7 +129,10 @@ def check(
         if raw == "-":
             if stdin is not None:
                 raise typer.BadParameter("'-' may be given once")
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(context.max_bytes + 1)  # a size limit, as for files
+            if len(data) > context.max_bytes:
+                typer.echo(f"stdin has more than {context.max_bytes:,} bytes", err=True)
+                raise typer.Exit(EXIT_USAGE)
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SECRET = "hl-planted-secret-4f1c9a2e7b"
 MEMORY = 200 * 2**20  # bytes of data the child may allocate
 CPU_SECONDS = 2.0  # CPU, not wall time: the machine running the tests may be busy
@@ -53,47 +55,42 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+def secret_suite(path: Path) -> Path:
+    """A suite outside the project whose test case is named by the secret (an unknown key
+    makes a diagnostic whose message would name the case)."""
+    path.parent.mkdir(parents=True)
+    path.write_text(f"- name: {SECRET}\n  input: hi\n  bogus: 1\n", encoding="utf-8")
+    return path
+
+
 def agent_naming(root: Path, target: str) -> Path:
     agent = root / "agent.yaml"
     agent.write_text(AGENT + f"test_cases_file: {target}\n", encoding="utf-8")
     return agent
 
 
-def test_proc_self_environ_is_not_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("target", "kind"),
+    [
+        ("/proc/self/environ", "a file of /proc"),
+        ("/dev/zero", "a character device"),
+        ("cases.yaml", "a FIFO (named pipe)"),  # made by the test
+    ],
+)
+def test_a_special_file_is_one_error_and_never_read(tmp_path: Path, target: str, kind: str) -> None:
     root = project(tmp_path)
-    agent_naming(root, "/proc/self/environ")
+    if target == "cases.yaml":
+        os.mkfifo(root / target)
+    agent_naming(root, target)
     code, out = check("agent.yaml", cwd=root)
     assert code == 1
     assert out.splitlines() == [
-        "agent.yaml:7:18: error HL608 test_cases_file '/proc/self/environ' is a file of /proc, "
-        "not a regular file (looked for /proc/self/environ) (test_cases_file)",
-        "  test_cases_file: /proc/self/environ",
-        "                   ^^^^^^^^^^^^^^^^^^",
+        f"agent.yaml:7:18: error HL608 test_cases_file {target!r} is {kind}, not a regular file "
+        f"(looked for {target}) (test_cases_file)",
+        f"  test_cases_file: {target}",
+        "                   " + "^" * len(target),
         "1 file(s) checked: 1 error(s), 0 warning(s)",
     ]
-
-
-def test_dev_zero_is_not_read(tmp_path: Path) -> None:
-    root = project(tmp_path)
-    agent_naming(root, "/dev/zero")
-    code, out = check("agent.yaml", cwd=root)
-    assert code == 1
-    assert out.splitlines()[0] == (
-        "agent.yaml:7:18: error HL608 test_cases_file '/dev/zero' is a character device, "
-        "not a regular file (looked for /dev/zero) (test_cases_file)"
-    )
-
-
-def test_a_fifo_is_never_opened(tmp_path: Path) -> None:
-    root = project(tmp_path)
-    os.mkfifo(root / "cases.yaml")
-    agent_naming(root, "cases.yaml")
-    code, out = check("agent.yaml", cwd=root)
-    assert code == 1
-    assert out.splitlines()[0] == (
-        "agent.yaml:7:18: error HL608 test_cases_file 'cases.yaml' is a FIFO (named pipe), "
-        "not a regular file (looked for cases.yaml) (test_cases_file)"
-    )
 
 
 def test_a_folder_walk_reports_a_fifo_and_a_link_to_a_device(tmp_path: Path) -> None:
@@ -115,9 +112,7 @@ def test_a_folder_walk_reports_a_fifo_and_a_link_to_a_device(tmp_path: Path) -> 
 
 def test_a_folder_walk_does_not_follow_a_link_out_of_the_project(tmp_path: Path) -> None:
     root = project(tmp_path)
-    secret = tmp_path / "home" / ".config" / "tokens.yaml"
-    secret.parent.mkdir(parents=True)
-    secret.write_text(f"- name: {SECRET}\n  input: hi\n  bogus: 1\n", encoding="utf-8")
+    secret = secret_suite(tmp_path / "home" / ".config" / "tokens.yaml")
     (root / "tests.yaml").symlink_to(secret)
     code, out = check(".", cwd=root)
     assert code == 0
@@ -130,9 +125,7 @@ def test_a_folder_walk_does_not_follow_a_link_out_of_the_project(tmp_path: Path)
 
 def test_a_file_outside_the_project_is_validated_but_never_shown(tmp_path: Path) -> None:
     root = project(tmp_path)
-    shared = tmp_path / "shared" / "cases.yaml"
-    shared.parent.mkdir()
-    shared.write_text(f"- name: {SECRET}\n  input: hi\n  bogus: 1\n", encoding="utf-8")
+    secret_suite(tmp_path / "shared" / "cases.yaml")
     agent_naming(root, "../shared/cases.yaml")
     code, out = check("agent.yaml", cwd=root)
     assert code == 1  # validated: the unknown key is still an error

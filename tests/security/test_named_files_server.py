@@ -11,24 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.lsp_client import Client, push_capabilities, start, stop, uri
+from tests.server.test_test_items import request
 
 AGENT = "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
 ANSWER_WITHIN = 30.0  # seconds; only a stalled server takes this long
 
 
-def plain(value: Any) -> Any:
-    """The answer as the JSON it was (the test client makes objects into named tuples)."""
-    if hasattr(value, "_asdict"):
-        return {k: plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
 async def items_of(client: Client, path: Path) -> Any:
-    params = {"textDocument": {"uri": uri(path)}}
-    answer = client.protocol.send_request_async("holodeck/testItems", params)
-    return plain(await asyncio.wait_for(answer, ANSWER_WITHIN))
+    answer = request(client, "holodeck/testItems", {"textDocument": {"uri": uri(path)}})
+    return await asyncio.wait_for(answer, ANSWER_WITHIN)
 
 
 def release(fifo: Path) -> None:
