@@ -20,8 +20,10 @@ from typing import Literal
 
 Problem = Literal["missing", "folder", "special", "too-large", "binary", "not-text", "unreadable"]
 KERNEL_TREES = ("/proc", "/sys", "/dev")
+# The path opened is the resolved one: a link swapped in after the look is refused.
 _OPEN_FLAGS = (
     os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
     | getattr(os, "O_NONBLOCK", 0)
     | getattr(os, "O_NOCTTY", 0)
     | getattr(os, "O_CLOEXEC", 0)
@@ -91,6 +93,11 @@ def resolve(path: Path) -> Path:
         raise NotReadable("unreadable", f"cannot be read ({_why(exc)})") from None
 
 
+def _kernel_file(tree: str | None) -> NotReadable:
+    where = tree or "the kernel's file system"
+    return NotReadable("special", f"is a file of {where}, not a regular file")
+
+
 def _why(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc)
 
@@ -104,7 +111,7 @@ def regular_file(path: Path) -> tuple[Path, int]:
         info = os.stat(resolved)
     except (OSError, ValueError) as exc:  # ENOENT, ENOTDIR, ENAMETOOLONG, permissions
         if tree is not None:  # /dev/stdin resolves to a pipe's pseudo-name under /proc
-            raise NotReadable("special", f"is a file of {tree}, not a regular file") from None
+            raise _kernel_file(tree) from None
         if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
             raise NotReadable("missing", "not found") from None
         raise NotReadable("unreadable", f"cannot be read ({_why(exc)})") from None
@@ -114,8 +121,7 @@ def regular_file(path: Path) -> tuple[Path, int]:
     if kind is not None:
         raise NotReadable("special", f"is {kind}, not a regular file")
     if tree is not None or info.st_dev in _kernel_devices():
-        where = tree or "the kernel's file system"
-        raise NotReadable("special", f"is a file of {where}, not a regular file")
+        raise _kernel_file(tree)
     return resolved, info.st_size
 
 
@@ -133,22 +139,25 @@ def read_text(path: Path, limit: int) -> str:
         ) from None
 
 
-def too_large(size: int, limit: int) -> NotReadable:
+def _too_large(size: int, limit: int) -> NotReadable:
     return NotReadable("too-large", f"has {size:,} bytes, over the limit of {limit:,}")
 
 
 def _read(path: Path, limit: int) -> bytearray:
     resolved, size = regular_file(path)
     if size > limit:
-        raise too_large(size, limit)
+        raise _too_large(size, limit)
     try:
         fd = os.open(resolved, _OPEN_FLAGS)
     except OSError as exc:
         raise NotReadable("unreadable", f"cannot be read ({_why(exc)})") from None
     try:
-        kind = _kind(os.fstat(fd).st_mode)
+        opened = os.fstat(fd)
+        kind = _kind(opened.st_mode)
         if kind is not None:  # replaced between the look and the open
             raise NotReadable("special", f"is {kind}, not a regular file")
+        if opened.st_dev in _kernel_devices():
+            raise _kernel_file(None)
         data = bytearray()
         while len(data) <= limit:
             chunk = os.read(fd, min(_CHUNK, limit + 1 - len(data)))
@@ -160,5 +169,5 @@ def _read(path: Path, limit: int) -> bytearray:
     finally:
         os.close(fd)
     if len(data) > limit:  # it grew after the look
-        raise too_large(len(data), limit)
+        raise _too_large(len(data), limit)
     return data
