@@ -4,6 +4,7 @@ tool) leaves a marker file when imported, outside the repository."""
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -85,3 +86,25 @@ def hostile_workspace(tmp_path: Path, endpoint: str = "http://127.0.0.1:9/v1") -
 
 def imported(markers: Path) -> list[str]:
     return sorted(marker.name for marker in markers.iterdir())
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes started by ``pid`` and by them, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return sorted(found)
+
+
+def descriptor(pid: int, fd: int) -> str:
+    """What a process's descriptor is: a file, `pipe:[inode]`, ..."""
+    return os.readlink(f"/proc/{pid}/fd/{fd}")

@@ -16,7 +16,14 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from tests.runner.fake_model import FakeModelServer, Reply, Turns
-from tests.security.hostile import CONSOLE_SCRIPT, QUESTION, hostile_workspace, imported
+from tests.security.hostile import (
+    CONSOLE_SCRIPT,
+    QUESTION,
+    descendants,
+    descriptor,
+    hostile_workspace,
+    imported,
+)
 from tests.server.lsp_client import (
     Client,
     open_doc,
@@ -82,6 +89,14 @@ async def test_a_cloned_repository_runs_no_code_until_trusted_then_only_its_grad
                 (types.MessageType.Warning, refusal(command)) for command, _ in commands
             ]
             assert imported(markers) == []
+            # Its children (the validation worker, multiprocessing's forkserver and resource
+            # tracker) never hold the client's pipes: stdin /dev/null, stdout the log.
+            server = client._server
+            assert server is not None
+            log = descriptor(server.pid, 2)
+            children = descendants(server.pid)
+            assert len(children) >= 3
+            assert {(descriptor(c, 0), descriptor(c, 1)) for c in children} == {("/dev/null", log)}
 
             # Trust granted: the client is asked to fetch the lenses again, and gets them.
             client.set_configuration(TRUSTED, section="holodeck")
