@@ -90,18 +90,15 @@ def imported(markers: Path) -> list[str]:
 
 def descendants(pid: int) -> list[int]:
     """The processes started by ``pid`` and by them, from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    found, pending = [], [pid]
+    while pending:
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            tasks = list(Path(f"/proc/{pending.pop()}/task").iterdir())
+            children = [int(c) for task in tasks for c in (task / "children").read_text().split()]
         except OSError:  # ended meanwhile
             continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
+        found += children
+        pending += children
     return sorted(found)
 
 
