@@ -32,6 +32,7 @@ SOURCE = "holodeck-lsp"
 # The editor validates on every keystroke and answers queries from whole parses: a file
 # longer than this gets one HL007 (`check` validates up to the core's larger limit).
 MAX_TEXT = 2_000_000
+MAX_BYTES = MAX_TEXT * UTF8_WIDEST  # a file on disk past this cannot be within MAX_TEXT
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -95,7 +96,7 @@ def _read(path: Path, snap: Snapshot) -> str | None:
     if path in snap.others:
         return snap.others[path]
     try:
-        return read_text(path, MAX_TEXT * UTF8_WIDEST)
+        return read_text(path, MAX_BYTES)
     except NotReadable:
         return None
 

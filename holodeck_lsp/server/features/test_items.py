@@ -28,9 +28,9 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
-from holodeck_lsp.named_files import UTF8_WIDEST, NotReadable, read_text
+from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.documents import uri_path
-from holodeck_lsp.server.jobs import MAX_TEXT
+from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import field_ranges
@@ -76,7 +76,7 @@ class Opened:
         source = self.by_uri.get(uri) or self.by_path.get(uri_path(uri))
         if source is None:
             try:
-                source = Source(uri, read_text(uri_path(uri), MAX_TEXT * UTF8_WIDEST))
+                source = Source(uri, read_text(uri_path(uri), MAX_BYTES))
             except NotReadable:
                 return None
         return source if len(source.text) <= MAX_TEXT else None
