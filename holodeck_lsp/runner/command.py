@@ -65,6 +65,7 @@ from holodeck_lsp.runner.resume import ResumeBackend, complete_cases
 from holodeck_lsp.runner.selection import parse_shard, select
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
 from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
+from holodeck_lsp.runner.unapplied import unapplied_warnings
 
 DEFAULT_LLM_TIMEOUT = 60.0
 PARALLEL_ENV = "HOLODECK_PARALLEL_TEST_CASES"
@@ -446,6 +447,9 @@ def _run(
     except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError, ReportError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
+    if options.python_agent is None:  # an --agent factory is the agent: the file's are not
+        for warning in unapplied_warnings(suite.agent):
+            err.write(f"warning: {warning}\n")
     events = _event_stream(options, out, suite, cases, redact, closing)
     if options.events == "-":
         out = err  # stdout holds the events alone
