@@ -28,6 +28,7 @@ from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
 from holodeck_lsp.validation.documents import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
+from holodeck_lsp.validation.lints.env_comments import env_in_comments
 from holodeck_lsp.validation.lints.stores import unknown_stores
 from holodeck_lsp.validation.pydantic_errors import report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
@@ -102,6 +103,7 @@ def validate_text(
     result = ValidationResult(file, chosen, by_file)
     if not loaded.parsed:
         return _finish(result, ctx)
+    env_in_comments(doc, collector)
     if chosen == "config":
         _validate_config_doc(doc, collector)
     elif chosen == "test-cases":
@@ -313,6 +315,7 @@ def _load_configs(
         config_collector = Collector(loaded.data, _same_doc(cdoc), {cdoc.file: []})
         _yaml_problems(cdoc, loaded, config_collector)
         if loaded.parsed:
+            env_in_comments(cdoc, config_collector)
             _validate_config_doc(cdoc, config_collector)
         diagnostics = config_collector.by_file[cdoc.file]
         broken = any(d.severity == Severity.ERROR for d in diagnostics)
@@ -359,6 +362,7 @@ def _attach_test_cases_file(
     if not loaded.parsed:
         collector.emit(where, "HL602", f"test_cases_file {ref!r} is not valid YAML")
         return None
+    env_in_comments(cases_doc, cases_collector)
     if not loaded.data:  # an empty file is an empty suite
         logical["test_cases"] = []
         return None
