@@ -68,15 +68,15 @@ def lax_value_rules(logical: dict[str, Any], found: Places, collector: Collector
     # converted value (`files`): look for it before anything else.
     case_keys, turn_keys = tuple(_plan(TestCaseModel)), tuple(_plan(Turn))
     for path, exchange in found.exchanges:
-        model, keys = (TestCaseModel, case_keys) if len(path) == 2 else (Turn, turn_keys)
-        for key in keys:
+        exchange_model: type[BaseModel] = TestCaseModel if len(path) == 2 else Turn
+        for key in case_keys if len(path) == 2 else turn_keys:
             if key in exchange:
-                _check(model, exchange, path, collector)
+                _check(exchange_model, exchange, path, collector)
                 break
     for at, metric in found.metrics:
-        model = _METRICS.get(metric_kind(metric))
-        if model is not None:
-            _check(model, metric, at, collector)
+        metric_model = _METRICS.get(metric_kind(metric))
+        if metric_model is not None:
+            _check(metric_model, metric, at, collector)
 
 
 def _check(model: type[BaseModel], data: Any, at: YamlPath, collector: Collector) -> None:
