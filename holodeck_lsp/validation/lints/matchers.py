@@ -31,8 +31,8 @@ def matcher_rules(at: YamlPath, matcher: dict[Any, Any], collector: Collector) -
             collector.emit(
                 (*at, key),
                 "HL407",
-                f"an empty {key} pattern matches only an empty value"
-                + (" (or one of blanks)" if key == "fuzzy" else ""),
+                f"an empty {key} pattern matches only an empty "
+                + ("or blank value" if key == "fuzzy" else "value"),
             )
         return
     meant = _meant(key, pattern) if isinstance(key, str) else None
