@@ -1,8 +1,8 @@
 """Every field of the agent file: what `holodeck test` (HoloDeck 0.7.1) does with it, and
 what `run` does. The one home of that fact: docs/runner.md's table is rendered from
-`ROWS` (`python -m holodeck_lsp.runner.field_table`), a test walks the models and fails
-on a field no row covers, and `unapplied.py` warns at the start of a run about each
-field `holodeck test` would act on and `run` does not.
+`ROWS` (`HOLODECK_UPDATE_FIXTURES=1 pytest tests/runner/test_field_table.py` writes it), a
+test walks the models and fails on a field no row covers, and `unapplied.py` warns at the
+start of a run about each field `holodeck test` would act on and `run` does not.
 
 HoloDeck file references are to holodeck-ai 0.7.1's package (`holodeck/...`).
 """
@@ -599,7 +599,3 @@ def render() -> str:
 def _as_sentence(reason: str) -> str:
     """A warning's reason ("run has no subagents") as a sentence of the docs."""
     return (f"`run`{reason[3:]}" if reason.startswith("run ") else reason) + "."
-
-
-if __name__ == "__main__":  # pragma: no cover - prints the table for docs/runner.md
-    print(render(), end="")
