@@ -116,7 +116,8 @@ ROWS: tuple[Row, ...] = (
         "Read relative to the agent file, `${VAR}` substituted, as the suite.",
         "The same."),
     Row("Agent", ("execution",), Status.NESTED,
-        "Run settings, merged over `config.yaml`'s.", "See `ExecutionConfig`."),
+        "Run settings; each field unset here is taken from `config.yaml`'s `execution:`.",
+        "See `ExecutionConfig`."),
     Row("Agent", ("observability",), Status.NOT_APPLIED,
         "With `enabled: true`, OpenTelemetry replaces its logging: traces of the command, "
         "each test, each judge and each SDK call, metrics and logs, through the exporters "
@@ -364,10 +365,13 @@ ROWS: tuple[Row, ...] = (
         "Whether a downloaded file is cached.", "run downloads no file"),
     # ---------------------------------------------------------------- execution
     Row("ExecutionConfig", ("llm_timeout",), Status.APPLIED,
-        "Bounds each turn of a multi-turn case (60 s when unset).",
-        "Bounds every turn, single-turn cases too (see \"Timeouts of single-turn cases\")."),
+        "Bounds each turn of a multi-turn case: the command line's, else the agent's, else "
+        "`config.yaml`'s (project, then user), else `HOLODECK_LLM_TIMEOUT`, else 60 s.",
+        "The same, and single-turn cases too (see \"Timeouts of single-turn cases\")."),
     Row("ExecutionConfig", ("parallel_test_cases",), Status.APPLIED,
-        "How many test cases run at once.", "The same."),
+        "How many test cases run at once: the command line's, else the agent's, else "
+        "`config.yaml`'s (project, then user), else 1.",
+        "The same (`HOLODECK_PARALLEL_TEST_CASES` before 1)."),
     Row("ExecutionConfig", ("file_timeout",), Status.NOT_APPLIED,
         "Bounds converting each file input and ingesting each source file (30 s when "
         "unset).", "run bounds no file reading: it converts no file, and reads sources "

@@ -20,6 +20,7 @@ from holodeck_lsp.models.test_cases_file import TestCasesFile
 from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
+    execution_defaults,
     find_config,
     merge_config,
     store_references,
@@ -53,6 +54,8 @@ class ValidationResult:
     by_file: dict[str, list[Diagnostic]]
     referenced: list[str] = field(default_factory=list)
     agent: Agent | None = None  # the validated model, when the file is a valid agent
+    # `execution:` of the config files (project, else user), below the agent's own block.
+    config_execution: dict[str, Any] = field(default_factory=dict)
     # The Python files its graders live in: a change there may change the diagnostics.
     grader_modules: set[Path] = field(default_factory=set)
 
@@ -231,7 +234,9 @@ def _validate_agent(
                     related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
                 )
     references = store_references(logical)
-    origins = tuple(merge_config(logical, [c for c in configs if not c.broken]))
+    usable = [c for c in configs if not c.broken]
+    origins = tuple(merge_config(logical, usable))
+    result.config_execution = execution_defaults(usable)
     collector = Collector(logical, _same_doc(doc), by_file, origins)
     if not any(c.broken for c in configs):
         unknown_stores(references, logical, configs, collector)

@@ -139,8 +139,9 @@ def test_each_field_not_applied_is_named_once_with_where_it_stands(tmp_path: Pat
                 disallowed_tools: [lookup]
             execution:
               file_timeout: 180
-              download_timeout: 10
             """
+    # HoloDeck takes each execution field the agent leaves unset from config.yaml.
+    (tmp_path / "config.yaml").write_text("execution:\n  download_timeout: 10\n")
     with FakeModelServer(lambda _path, _body: Reply("hi")) as server:
         code, _report, err = run_suite(_agent(tmp_path, server.url, extra))
     assert code == 0

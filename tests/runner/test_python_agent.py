@@ -384,3 +384,41 @@ def factory():
         ("notes.txt", "cash: 206588\n", None),
         ("chart.pdf", "", "pdf files are referenced, not converted, by this runner"),
     ]
+
+
+def test_execution_settings_of_config_yaml_apply_below_the_agents_own(tmp_path: Path) -> None:
+    # HoloDeck resolves each execution field: the command line, the agent, the project's
+    # config.yaml, the user's, HOLODECK_* variables, the default.
+    module = """
+import threading
+
+HOLD = threading.Event()
+
+
+class Stuck:
+    def send(self, message):
+        HOLD.wait(10)
+        return "late"
+
+
+def factory():
+    return Stuck()
+"""
+    path = write(
+        tmp_path,
+        {
+            "agent.yaml": AGENT_HEAD
+            + "execution: {parallel_test_cases: 2}\ntest_cases:\n  - input: block\n",
+            "config.yaml": "execution:\n  llm_timeout: 1\n  parallel_test_cases: 3\n",
+            "config_agent.py": module,
+        },
+    )
+    try:
+        code, report, _ = run_suite(path, "--agent", "config_agent:factory")
+    finally:
+        import config_agent  # type: ignore[import-not-found]
+
+        config_agent.HOLD.set()
+    assert code == 1
+    assert report["results"][0]["errors"] == ["Agent invocation timeout after 1s"]
+    assert report["environment"]["parallel_test_cases"] == "2"
