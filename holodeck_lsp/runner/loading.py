@@ -6,6 +6,7 @@ configuration error), then the file is validated, then graders are really import
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
-from holodeck_lsp.validation.diagnostics import Diagnostic, Range
+from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 
@@ -29,6 +30,21 @@ class ConfigError(Exception):
 
     lines: list[str] = field(default_factory=list)
     diagnostics: dict[str, tuple[list[Diagnostic], str | None]] = field(default_factory=dict)
+
+
+# HoloDeck loads these, so `check` warns; `holodeck test` then fails before its first
+# reply, and so does `run`: here they are errors.
+STOP_THE_RUN = frozenset({"HL610", "HL611", "HL612"})
+
+
+def _as_run_sees_them(by_file: dict[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+    return {
+        file: [
+            dataclasses.replace(d, severity=Severity.ERROR) if d.code in STOP_THE_RUN else d
+            for d in ds
+        ]
+        for file, ds in by_file.items()
+    }
 
 
 @dataclass
@@ -121,11 +137,13 @@ def load_suite(
     result = validate_text(text, path, context, kind="agent")
     if files.unset:
         raise ConfigError([], {f: (ds, files.raw[f]) for f, ds in files.unset.items()})
-    if result.has_errors or result.agent is None:
+    by_file = _as_run_sees_them(result.by_file)
+    stops = any(d.severity == Severity.ERROR for ds in by_file.values() for d in ds)
+    if stops or result.agent is None:
         # Excerpts show the file as written, never substituted values (secrets).
         shown = {
             file: (ds, files.raw.get(file) or files.raw.get(str(Path(file).resolve())))
-            for file, ds in result.by_file.items()
+            for file, ds in by_file.items()
             if ds
         }
         lines = [] if shown else [f"{path}: error: not an agent file"]

@@ -94,6 +94,11 @@ _RULES = (
     Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),
     Rule("HL605", "env-unset", E, "`${VAR}` is not set (reported by `run` only)."),
     Rule("HL606", "vector-store-unknown", W, "`database:` names no vector store of config.yaml."),
+    Rule("HL610", "response-format-missing", W,
+         "The `response_format` schema file does not exist."),
+    Rule("HL611", "response-format-not-json", W,
+         "The `response_format` schema file does not hold a JSON object."),
+    Rule("HL612", "response-format-not-schema", W, "`response_format` is not a JSON Schema."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
