@@ -68,7 +68,8 @@ def resolve_schema(
     """The schema of ``response_format: value`` for an agent file in ``folder``.
 
     ``read`` gives a file's text (None when it cannot be read); it is called only on a
-    regular file of bounded size."""
+    regular file of bounded size. (The one reader of files a YAML names is being built;
+    until it lands, `check` passes `ValidationContext.read` and `run` its own bounded read.)"""
     if value is None:
         return ResolvedSchema(None)
     if isinstance(value, dict):

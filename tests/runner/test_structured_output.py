@@ -248,3 +248,56 @@ def test_an_empty_reply_is_graded_and_fails_equality(tmp_path: Path) -> None:
     [metric] = result["metric_results"]
     assert (code, err, result["agent_response"], result["passed"]) == (1, "", "", False)
     assert (metric["metric_name"], metric["score"], metric["passed"]) == ("equality", 0.0, False)
+
+
+@pytest.mark.parametrize(
+    ("answer", "response", "errors"),
+    [
+        ({"queue": "billing"}, '{"queue": "billing"}', []),
+        (
+            {"queue": 3},
+            None,
+            [
+                "Agent invocation error: Structured output schema validation failed: "
+                "3 is not of type 'string'"
+            ],
+        ),
+    ],
+    ids=["follows", "breaks"],
+)
+def test_anthropic_answers_through_the_structured_output_tool(
+    tmp_path: Path, answer: dict[str, Any], response: str | None, errors: list[str]
+) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"queue": {"type": "string"}},
+        "required": ["queue"],
+        "additionalProperties": False,
+    }
+    reply = Reply("Routing.", tool_calls=[("StructuredOutput", answer)])
+    with FakeModelServer(lambda path, body: reply) as server:
+        agent = write(
+            tmp_path,
+            {
+                "agent.yaml": f"""
+                name: a
+                model: {{provider: anthropic, name: claude-sonnet-4-6, endpoint: "{server.root}"}}
+                instructions: {{inline: Route.}}
+                response_format: {json.dumps(schema)}
+                test_cases: [{{input: hi}}]
+                """
+            },
+        )
+        _code, report, err = run_suite(agent)
+        first = server.bodies()[0]
+    assert first["tools"] == [
+        {
+            "name": "StructuredOutput",
+            "description": "Give your final answer by calling this tool once, at the end, "
+            "with the answer in the required structure.",
+            "input_schema": schema,
+        }
+    ]
+    [result] = report["results"]
+    assert (err, result["agent_response"], result["errors"]) == ("", response, errors)
+    assert result["tool_invocations"] == []  # the answer's channel, not a tool call
