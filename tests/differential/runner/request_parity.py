@@ -14,6 +14,7 @@ reason, and applied only where its rule says. Whatever else differs is a failure
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import subprocess
@@ -183,7 +184,7 @@ def prepare(entry: dict[str, Any], dest: Path, url: str) -> tuple[Path, set[str]
     instructions = data.get("instructions") or {}
     if isinstance(instructions.get("file"), str) and not (folder / instructions["file"]).is_file():
         used.add("instructions-stand-in")
-        _write(dest / instructions["file"], f"Instructions of {data.get('name')}.\n")
+        _write(dest / instructions["file"], "Answer as the team's guidelines say.\n")
     elif isinstance(instructions.get("file"), str):
         _write(dest / instructions["file"], (folder / instructions["file"]).read_text("utf-8"))
     _adapt_tools(data, dest, used)
@@ -478,25 +479,46 @@ def judge(outcome: Outcome, theirs: Capture, ours: Capture) -> Outcome:
     return outcome
 
 
+def _fingerprint(folder: Path) -> str:
+    """The prepared copy's whole content: two corpus agents that differ only in what the
+    adaptations removed (a template rendered for several vector stores) send the same."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        text = path.read_bytes()
+        if path.suffix in (".yaml", ".yml"):
+            data = yaml.safe_load(text)
+            if isinstance(data, dict):
+                for key in ("name", "description", "author"):
+                    data.pop(key, None)  # they go to no request
+            text = json.dumps(data, sort_keys=True).encode()
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()
+
+
 def compare_corpus(cli: Path, entries: list[dict[str, Any]], workdir: Path) -> list[Outcome]:
     """Every agent of ``entries``: HoloDeck's runs two at a time in subprocesses while
-    ours run here, one after the other."""
-    prepared = []
+    ours run here, one after the other; an agent whose prepared copy is the same as an
+    earlier one's shares its outcome."""
+    prepared: dict[str, tuple[dict[str, Any], Path, Path]] = {}
+    keys: list[tuple[Outcome, str]] = []
     for n, entry in enumerate(entries):
         outcome = _outcome(entry)
         theirs_agent, used = prepare(entry, workdir / f"{n}" / "holodeck", "URL_ROOT/v1")
-        ours_agent, _ = prepare(entry, workdir / f"{n}" / "ours", "URL_ROOT/v1")
         outcome.adaptations = used
-        prepared.append((entry, outcome, theirs_agent, ours_agent))
+        key = _fingerprint(theirs_agent.parent)
+        if key not in prepared:
+            ours_agent, _ = prepare(entry, workdir / f"{n}" / "ours", "URL_ROOT/v1")
+            prepared[key] = (entry, theirs_agent, ours_agent)
+        keys.append((outcome, key))
     with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = [
-            pool.submit(capture_holodeck, cli, theirs, environment(entry, "URL_ROOT/v1"))
-            for entry, _, theirs, _ in prepared
-        ]
-        ours = [capture_ours(agent, environment(entry, "URL_ROOT/v1"))
-                for entry, _, _, agent in prepared]  # fmt: skip
-        theirs = [f.result() for f in futures]
-    return [judge(p[1], t, o) for p, t, o in zip(prepared, theirs, ours, strict=True)]
+        futures = {
+            key: pool.submit(capture_holodeck, cli, theirs, environment(entry, "URL_ROOT/v1"))
+            for key, (entry, theirs, _) in prepared.items()
+        }
+        ours = {key: capture_ours(agent, environment(entry, "URL_ROOT/v1"))
+                for key, (entry, _, agent) in prepared.items()}  # fmt: skip
+        theirs = {key: future.result() for key, future in futures.items()}
+    return [judge(outcome, theirs[key], ours[key]) for outcome, key in keys]
 
 
 def compare_agent(entry: dict[str, Any], cli: Path) -> Outcome:
