@@ -17,7 +17,7 @@ from holodeck_lsp.runner.backends.base import (
 )
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.openai_chat import tool_text
-from holodeck_lsp.runner.backends.structured import OutputSchema, ReplyRejected
+from holodeck_lsp.runner.backends.structured import OutputSchema, final_reply
 from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
@@ -93,7 +93,7 @@ class MessagesSession:
                 return Reply(answer, invocations, usage, retrieval)
             if not uses:
                 text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
-                text = self._accept(text)
+                text = final_reply(self._backend.settings.output, text)
                 self._history = messages
                 return Reply(text, invocations, usage, retrieval)
             results = []
@@ -132,16 +132,6 @@ class MessagesSession:
         if problem is not None:
             raise AgentRunFailed(f"Structured output schema validation failed: {problem}")
         return json.dumps(call.get("input"))
-
-    def _accept(self, text: str) -> str:
-        """A text reply when a schema is set must itself be JSON that follows it."""
-        output = self._backend.settings.output
-        if output is None:
-            return text
-        try:
-            return output.accept(text)
-        except ReplyRejected as exc:
-            raise AgentRunFailed(f"ModelBehaviorError: {exc}") from None
 
     def restore(self, message: str, reply: Reply) -> bool:
         """A turn answered elsewhere (a recording being resumed) joins the conversation."""

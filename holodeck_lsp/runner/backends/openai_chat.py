@@ -18,7 +18,7 @@ from holodeck_lsp.runner.backends.base import (
 )
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.reasoning import is_reasoning_model
-from holodeck_lsp.runner.backends.structured import SCHEMA_NAME, OutputSchema, ReplyRejected
+from holodeck_lsp.runner.backends.structured import SCHEMA_NAME, OutputSchema, final_reply
 from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
@@ -118,7 +118,7 @@ class ChatSession:
             if not calls:
                 text = _text(message.get("content"))
                 messages.append({"role": "assistant", "content": text})
-                reported = self._accept(text)
+                reported = final_reply(self._backend.settings.output, text)
                 self._history = messages
                 return Reply(reported, invocations, usage, retrieval)
             messages.append(
@@ -132,17 +132,6 @@ class ChatSession:
                     {"role": "tool", "tool_call_id": call.get("id", ""), "content": output.text}
                 )
         raise AgentRunFailed(f"MaxTurnsExceeded: Max turns ({settings.max_model_calls}) exceeded")
-
-    def _accept(self, text: str) -> str:
-        """The final reply as reported; with a response_format, it must follow the schema
-        (the agent's run fails, as HoloDeck's `ModelBehaviorError` fails it)."""
-        output = self._backend.settings.output
-        if output is None:
-            return text
-        try:
-            return output.accept(text)
-        except ReplyRejected as exc:
-            raise AgentRunFailed(f"ModelBehaviorError: {exc}") from None
 
     def restore(self, message: str, reply: Reply) -> bool:
         """A turn answered elsewhere (a recording being resumed) joins the conversation as

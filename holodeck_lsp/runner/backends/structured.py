@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.runner.backends.base import AgentRunFailed
 from holodeck_lsp.runner.backends.targets import BackendConfigError
 from holodeck_lsp.validation.output_schema import MAX_SCHEMA_BYTES, resolve_schema
 
@@ -71,6 +72,17 @@ class OutputSchema:
         if problem is not None:
             raise ReplyRejected(f"Output does not match response_format schema: {problem}")
         return reported_text(parsed)
+
+
+def final_reply(output: OutputSchema | None, text: str) -> str:
+    """The final reply as reported; with a schema, the agent's run fails when the text is
+    not JSON that follows it, as HoloDeck's `ModelBehaviorError` fails it."""
+    if output is None:
+        return text
+    try:
+        return output.accept(text)
+    except ReplyRejected as exc:
+        raise AgentRunFailed(f"ModelBehaviorError: {exc}") from None
 
 
 def reported_text(parsed: Any) -> str:
