@@ -76,6 +76,9 @@ NAMED = {
     "file's values",
     "claude-code-output-tool-text": "the StructuredOutput tool's description is Claude "
     "Code's wording; `run` words it itself (same name, same schema, same use)",
+    "claude-search-schema": "HoloDeck's Claude tool adapter declares a search tool's "
+    "`{query}` parameters without `additionalProperties: false`; `run` sends its OpenAI "
+    "path's closed schema on every backend",
     "ollama-protocol": "HoloDeck 0.7.1 drives Ollama through the Claude Agent SDK (Claude "
     "Code against Ollama's Anthropic-compatible API); `run` uses Ollama's OpenAI-compatible "
     "Chat Completions, so the Claude Code differences above apply to Ollama agents as well",
@@ -212,6 +215,8 @@ def environment(entry: dict[str, Any], url: str) -> dict[str, str]:
         "ANTHROPIC_BASE_URL": root,
         "ANTHROPIC_API_KEY": "sk-ant-parity",
         "NO_PROXY": "127.0.0.1,localhost",
+        "OLLAMA_HOST": root,
+        "CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat-parity",  # agents with auth_provider oauth
     }
     for name in entry.get("env_vars", []):
         if name.endswith(("_ENDPOINT", "_URL")):
@@ -447,6 +452,14 @@ def reconcile(
             ours.pop(key, None)
         if provider == "ollama":
             named.add("ollama-protocol")
+        for name, tool in (ours.get("tools") or {}).items():
+            theirs_tool = (theirs.get("tools") or {}).get(name) or {}
+            params = dict(tool.get("parameters") or {})
+            if name.endswith("_search") and "additionalProperties" not in (
+                theirs_tool.get("parameters") or {}
+            ) and params.pop("additionalProperties", None) is False:
+                named.add("claude-search-schema")
+                tool["parameters"] = params
         output = theirs.get("structured_output")
         if output is not None and ours.get("structured_output") is not None:
             # Ours went as the same tool over Messages, or as response_format to Ollama.

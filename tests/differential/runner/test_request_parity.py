@@ -20,7 +20,7 @@ from tests.differential.runner.request_parity import (
 pytestmark = pytest.mark.slow
 
 # Agents compared (not skipped) when this was written: a drop means agents stopped starting.
-AT_LEAST_COMPARED = 50
+AT_LEAST_COMPARED = 53
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,12 @@ def test_every_agent_that_starts_sends_the_same_request(outcomes: list[Outcome])
     assert sum(o.skipped is None for o in outcomes) >= AT_LEAST_COMPARED, summary(outcomes)
 
 
+# Named for agents the corpus lacks among those that start: no compared agent sets
+# `openai.effort` (the one that does needs tiktoken's download for its documents).
+UNUSED = {"reasoning-summary"}
+
+
 def test_every_named_difference_and_adaptation_is_needed(outcomes: list[Outcome]) -> None:
     compared = [o for o in outcomes if o.skipped is None]
-    assert set(NAMED) == {n for o in compared for n in o.named}
+    assert set(NAMED) - UNUSED == {n for o in compared for n in o.named}
     assert set(ADAPTATIONS) == {a for o in compared for a in o.adaptations}
