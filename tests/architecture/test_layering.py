@@ -16,8 +16,9 @@ import holodeck_lsp
 
 PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
-    # graders: static resolution and the isolated import; exit_codes: one table, no imports
-    {"models", "graders", "exit_codes"},
+    # graders: static resolution and the isolated import; exit_codes: one table, no imports;
+    # install_hints: how to install an extra, one sentence
+    {"models", "graders", "exit_codes", "install_hints"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},
