@@ -105,13 +105,22 @@ def check(
         bool,
         typer.Option("--diff", help="Print the safe quick fixes as a diff; change nothing."),
     ] = False,
+    changed_files: Annotated[
+        bool,
+        typer.Option(
+            "--changed-files",
+            help="The paths are changed files, as pre-commit passes them: an agent is "
+            "checked; a file an agent pulls in (its test_cases_file, its config.yaml) is "
+            "checked through that agent; any other file is skipped.",
+        ),
+    ] = False,
 ) -> None:
     """Validate files and folders; exit 0 clean, 1 on errors, 2 on bad usage or input."""
     # A short-lived process building many long-lived objects: the cyclic collector would
     # rescan them over and over (a large suite checks 3x faster without it), and
     # reference counting frees what little is garbage.
     gc.disable()
-    from holodeck_lsp.check.checker import CheckOptions, check_paths
+    from holodeck_lsp.check.checker import CheckOptions, check_changed, check_paths
     from holodeck_lsp.check.formats import TextFormat
     from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
     from holodeck_lsp.validation.validate import ValidationContext
@@ -139,13 +148,19 @@ def check(
         else:
             targets.append(Path(raw))
     options = CheckOptions(context, tuple(pattern) if pattern else DEFAULT_PATTERNS)
-    if (fix or diff) and stdin is not None:
-        raise typer.BadParameter("--fix and --diff work on files, not on '-'")
-    result = check_paths(targets, options, stdin)
+    if (fix or diff or changed_files) and stdin is not None:
+        raise typer.BadParameter("--fix, --diff and --changed-files work on files, not on '-'")
+
+    def check_all() -> CheckResult:
+        if changed_files:
+            return check_changed(targets, options)
+        return check_paths(targets, options, stdin)
+
+    result = check_all()
     if diff:
         raise typer.Exit(_print_fixes(result, context))
     if fix and _apply_fixes(result, context):
-        result = check_paths(targets, options, stdin)  # what is left
+        result = check_all()  # what is left
     chosen = FORMATS[output_format]
     (TextFormat(color) if chosen is TextFormat else chosen()).report(result, sys.stdout)
     if result.unreadable:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_lsp.check.changed import triage
 from holodeck_lsp.check.files import yaml_files
 from holodeck_lsp.check.results import CheckResult, FileResult
 from holodeck_lsp.validation.diagnostics import Diagnostic
@@ -94,6 +95,46 @@ def check_paths(
         run(path, text)
     result.files = list(seen.values())
     return result
+
+
+def check_changed(paths: list[Path], options: CheckOptions) -> CheckResult:
+    """`--changed-files`: agents and stand-alone suites checked as named, a file an agent
+    pulls in checked through that agent (its diagnostics reported), the rest skipped."""
+    sorted_ = triage(paths, options.patterns)
+    result = check_paths(sorted_.direct, options)
+    reported = {_key(Path(f.file)) for f in result.files}
+    validations: dict[Path, dict[Path, list[Diagnostic]]] = {}
+    for changed, agents in sorted_.through.items():
+        key = _key(changed)
+        if key in reported:
+            continue  # an agent checked as named already reported it
+        diagnostics: list[Diagnostic] = []
+        for agent in agents:
+            if agent not in validations:
+                validations[agent] = _validate_agent(agent, options)
+            found = validations[agent].get(key, [])
+            diagnostics.extend(d for d in found if d not in diagnostics)
+        diagnostics.sort(key=Diagnostic.sort_key)
+        result.files.append(FileResult(str(changed), diagnostics, options.context.read(changed)))
+        reported.add(key)
+    return result
+
+
+def _key(path: Path) -> Path:
+    """One name per file, however a path to it is spelled."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return path
+
+
+def _validate_agent(agent: Path, options: CheckOptions) -> dict[Path, list[Diagnostic]]:
+    """The diagnostics of an agent's validation, by the resolved path of each file."""
+    text = options.context.read(agent)
+    if text is None:
+        return {}
+    validation = validate_text(text, agent, options.context, kind="agent")
+    return {_key(Path(file)): diagnostics for file, diagnostics in validation.by_file.items()}
 
 
 def _encoding_error(exc: UnicodeDecodeError) -> Diagnostic:

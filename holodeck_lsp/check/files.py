@@ -33,3 +33,11 @@ def yaml_files(folder: Path) -> Iterator[Path]:
         for name in sorted(names):
             if name.endswith(YAML_SUFFIXES):
                 yield Path(root) / name
+
+
+def repository_root(path: Path) -> Path | None:
+    """The nearest folder at or above ``path`` (absolute) that holds `.git`, if any."""
+    for folder in (path, *path.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
