@@ -34,6 +34,10 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # click's plain help: it wraps long option text at the terminal's width (up to
+    # max_content_width), where rich's panels cut words at 80 columns with an ellipsis.
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 120},
     help="Validate, serve and run HoloDeck agent and test-suite YAML.",
 )
 

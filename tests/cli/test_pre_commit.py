@@ -249,8 +249,8 @@ def test_a_commit_changing_only_an_agents_test_cases_file_is_checked(project: Pa
         "agents/x/data/cases.yaml:4:21: error HL103 expected text, got the number 25587 "
         '(unquoted in YAML); quote it: "25587" (test case "greeting": '
         "test_cases[0].turns[0].ground_truth)",
-        "      ground_truth: 25587",
-        "                    ^^^^^",
+        "        ground_truth: 25587",
+        "                      ^^^^^",
         "1 file(s) checked: 1 error(s), 0 warning(s)",
     ]
 
