@@ -187,4 +187,4 @@ def test_a_test_cases_file_is_fixed_where_its_errors_are(tmp_path: Path) -> None
 def test_fix_refuses_stdin() -> None:
     result = CliRunner().invoke(app, ["check", "--fix", "-"], input="name: a\n")
     assert result.exit_code == 2
-    assert "--fix and --diff work on files, not on '-'" in result.stderr
+    assert "--fix, --diff and --changed-files work on files, not on '-'" in result.stderr
