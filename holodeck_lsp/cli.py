@@ -27,6 +27,9 @@ from holodeck_lsp.validation.codes import (
 from holodeck_lsp.validation.diagnostics import Severity
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from holodeck_lsp.check.fixing import FixedFile
     from holodeck_lsp.check.results import CheckResult
     from holodeck_lsp.validation.validate import ValidationContext
 
@@ -107,7 +110,11 @@ def check(
     ] = False,
     diff: Annotated[
         bool,
-        typer.Option("--diff", help="Print the safe quick fixes as a diff; change nothing."),
+        typer.Option(
+            "--diff",
+            help="Print the safe quick fixes as a diff on stdout (changing nothing, or with "
+            "--fix what was fixed), and on stderr the report of what they leave.",
+        ),
     ] = False,
     changed_files: Annotated[
         bool,
@@ -161,40 +168,48 @@ def check(
         return check_paths(targets, options, stdin)
 
     result = check_all()
-    if diff:
-        raise typer.Exit(_print_fixes(result, context))
-    if fix and _apply_fixes(result, context):
-        result = check_all()  # what is left
+    would_change = False
+    if fix or diff:
+        fixed = _fixes(result, context, write=fix)
+        if diff:
+            for one in fixed:
+                sys.stdout.write(one.diff())
+            sys.stdout.flush()  # the patch before the report, also where both streams meet
+        if fixed:
+            count = sum(one.applied for one in fixed)
+            done = "fixed" if fix else "would fix"
+            typer.echo(f"{done} {count} problem(s) in {len(fixed)} file(s)", err=True)
+            if not fix:  # nothing written: the fixed texts stand in for the files
+                context.overlay = _overlay(fixed)
+            result = check_all()  # what the fixes leave
+        would_change = diff and not fix and bool(fixed)
     chosen = FORMATS[output_format]
-    (TextFormat(color) if chosen is TextFormat else chosen()).report(result, sys.stdout)
+    # With --diff, stdout holds the patch alone (`git apply` takes it); the report follows
+    # on stderr. Errors no fix removes are reported, and fail, in every mode.
+    stream = sys.stderr if diff else sys.stdout
+    (TextFormat(color) if chosen is TextFormat else chosen()).report(result, stream)
     if result.unreadable:
         for path, reason in result.unreadable:
             typer.echo(f"error: cannot read {path}: {reason}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAILED if result.error_count else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if result.error_count or would_change else EXIT_OK)
 
 
-def _print_fixes(result: CheckResult, context: ValidationContext) -> int:
-    """`--diff`: exit 1 when a fix would change a file, else 0."""
-    from holodeck_lsp.check.fixing import fix_files
-
-    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
-    for one in fixed:
-        sys.stdout.write(one.diff())
-    return EXIT_FAILED if fixed else EXIT_OK
-
-
-def _apply_fixes(result: CheckResult, context: ValidationContext) -> bool:
-    """`--fix`: writes the fixed files; whether any changed."""
+def _fixes(result: CheckResult, context: ValidationContext, write: bool) -> list[FixedFile]:
+    """The files the safe fixes change, fixed; with ``write`` (`--fix`) written too."""
     from holodeck_lsp.check.fixing import fix_files, write_fixed
 
     fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
-    for one in fixed:
-        write_fixed(one)
-    if fixed:
-        count = sum(one.applied for one in fixed)
-        typer.echo(f"fixed {count} problem(s) in {len(fixed)} file(s)", err=True)
-    return bool(fixed)
+    if write:
+        for one in fixed:
+            write_fixed(one)
+    return fixed
+
+
+def _overlay(fixed: list[FixedFile]) -> Callable[[Path], str | None]:
+    """The fixed texts, by resolved path, as the validation reads files."""
+    texts = {Path(one.file).resolve(): one.after for one in fixed}
+    return texts.get
 
 
 @app.command()

@@ -80,16 +80,21 @@ def check_paths(
     for path in ordered:
         if str(path) in seen and path in scanned:
             continue
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            result.unreadable.append((str(path), exc.strerror or str(exc)))
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            seen[str(path)] = FileResult(str(path), [_encoding_error(exc)], None)
-            continue
+        # `--diff`: the text its fixes would give, in place of the file.
+        overlaid = options.context.overlay(_key(path))
+        if overlaid is not None:
+            text = overlaid
+        else:
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                result.unreadable.append((str(path), exc.strerror or str(exc)))
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                seen[str(path)] = FileResult(str(path), [_encoding_error(exc)], None)
+                continue
         if str(path) in reached and path in scanned:
             continue
         run(path, text)

@@ -41,3 +41,13 @@ def repository_root(path: Path) -> Path | None:
         if (folder / ".git").exists():
             return folder
     return None
+
+
+def name_in_repository(path: Path) -> str:
+    """``path`` as git names it in a diff: relative to the repository root, else to the
+    current folder when below it, else absolute (links are not followed)."""
+    absolute = Path(os.path.abspath(path))
+    root = repository_root(absolute.parent) or Path.cwd()
+    if absolute.is_relative_to(root):
+        return absolute.relative_to(root).as_posix()
+    return absolute.as_posix()
