@@ -16,8 +16,9 @@ import holodeck_lsp
 
 PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
-    # graders: static resolution and the isolated import; exit_codes: one table, no imports
-    {"models", "graders", "exit_codes"},
+    # graders: static resolution and the isolated import; exit_codes: one table, no imports;
+    # hygiene: text shown safely (control characters, Markdown code, cuts)
+    {"models", "graders", "exit_codes", "hygiene"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},

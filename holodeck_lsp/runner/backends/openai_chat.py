@@ -17,6 +17,7 @@ from holodeck_lsp.runner.backends.base import (
     case_tools,
 )
 from holodeck_lsp.runner.backends.http import JsonClient
+from holodeck_lsp.runner.redaction import active
 from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
@@ -156,7 +157,8 @@ def _first_message(data: dict[str, Any]) -> dict[str, Any]:
         message = choices[0].get("message")
         if isinstance(message, dict):
             return message
-    raise BackendError(f"the reply has no choices[0].message: {json.dumps(data)[:300]}")
+    shown = active().clip(json.dumps(data), 300, "")
+    raise BackendError(f"the reply has no choices[0].message: {shown}")
 
 
 class ChatBackend:

@@ -8,6 +8,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.output import atomic_write
+from holodeck_lsp.runner.redaction import Secrets
 from holodeck_lsp.runner.reports.html import render_html
 from holodeck_lsp.runner.reports.junit import render_junit
 from holodeck_lsp.runner.reports.markdown import render_markdown
@@ -41,13 +42,18 @@ def renderer_for(path: Path) -> Callable[[TestReport], str]:
 
 
 def write_reports(
-    report: TestReport, paths: list[Path], redact: Callable[[str], str] = str
+    report: TestReport, paths: list[Path], secrets: Secrets | None = None
 ) -> list[str]:
-    """Every report that can be written is; returns why the others could not be."""
+    """Every report that can be written is; returns why the others could not be.
+
+    The report's values are masked before any format escapes or cuts them; each rendered
+    text is masked once more, in case a secret got there another way."""
+    secrets = secrets or Secrets()
+    shown = secrets.mask_model(report)
     problems = []
     for path in paths:
         try:
-            atomic_write(path, redact(renderer_for(path)(report)))
+            atomic_write(path, secrets.mask(renderer_for(path)(shown)))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")
     return problems
