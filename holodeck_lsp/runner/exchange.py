@@ -149,9 +149,12 @@ class Recorder:
     def write(self, path: Path, secrets: Secrets | None = None) -> None:
         """Every exchange, its values masked before they are encoded."""
         secrets = secrets or Secrets()
-        entries = [secrets.mask_data(e) for _, e in sorted(self.entries, key=_key)]
-        lines = [json.dumps(e, ensure_ascii=False) for e in entries]
-        atomic_write(path, secrets.mask(visible_json("".join(line + "\n" for line in lines))))
+        entries = [e for _, e in sorted(self.entries, key=_key)]
+        text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        if secrets.touches(text):  # only then are the values walked
+            masked = [secrets.mask_data(e) for e in entries]
+            text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in masked)
+        atomic_write(path, secrets.mask(visible_json(text)))
 
 
 def _key(item: tuple[tuple[int, int], dict[str, Any]]) -> tuple[int, int]:

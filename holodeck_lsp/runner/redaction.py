@@ -115,6 +115,13 @@ class Secrets:
         text = _CREDENTIAL.sub(_mask_credential, text)
         return _BEARER.sub(lambda m: m.group(1) + MASK, text)
 
+    def touches(self, text: str) -> bool:
+        """Whether masking could change anything in ``text`` (a few substring scans)."""
+        if any(form in text for form in self._forms):
+            return True
+        lowered = text.lower()
+        return any(cue in lowered for cue in _CUES)
+
     def clip(self, text: str, limit: int, tail: str = "...") -> str:
         """Masked, then cut to ``limit`` characters (never leaving part of a mask)."""
         return clip(self.mask(text), limit, tail)
@@ -138,9 +145,14 @@ class Secrets:
             return self.mask_model(value)
         return value
 
-    def mask_model(self, model: M) -> M:
+    def mask_model(self, model: M, touched: bool = False) -> M:
         """A copy of ``model`` with every string inside it masked (``model`` itself when
-        nothing changed)."""
+        nothing changed); ``touched``: its JSON is known to hold something to mask."""
+        # Its JSON, made by pydantic's compiled core, holds every string (JSON-escaped, a
+        # form the masker knows): a report of thousands of turns is mostly left alone
+        # after a few scans, and only the parts with something to mask are walked.
+        if not touched and not self.touches(model.model_dump_json(warnings=False)):
+            return model
         changed = {}
         for name in type(model).model_fields:
             item = getattr(model, name)

@@ -89,6 +89,8 @@ def config_secrets(config: Any) -> list[str]:
             for field in type(item).model_fields:
                 if field != "test_cases":
                     walk(getattr(item, field, None), field)
+            # Options a section passes through (a vector store's `headers:`, `api_key:`).
+            walk(item.model_extra or {}, name)
         elif isinstance(item, Mapping):
             strings = {k: v for k, v in item.items() if isinstance(v, str)}
             found.extend(mapping_secrets(strings, every=name in SECRET_MAPPINGS))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import stat
 import sys
@@ -227,7 +228,7 @@ def test_an_mcp_servers_environment_is_masked_in_its_stderr(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, role: str
 ) -> None:
     fake_node(tmp_path, 'echo "starting with $SERVICE_SETTING" >&2\nexit 3')
-    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{__import__('os').environ['PATH']}")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     write(tmp_path, {"server.env": f"# the server's settings\nSERVICE_SETTING={SECRET}\n"})
     with FakeModelServer(script) as server:
         path = suite(tmp_path, server.url, "sk-innocuous-000", mcp_tool(role))
@@ -240,12 +241,13 @@ def test_an_mcp_servers_environment_is_masked_in_its_stderr(
     assert leaks(artefacts) == []
 
 
+@pytest.mark.slow  # starts the SDK's test server: a few seconds
 @pytest.mark.parametrize("role", ["env", "env_file"])
 def test_an_mcp_servers_environment_is_masked_in_every_artefact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, role: str
 ) -> None:
     fake_node(tmp_path, f'exec "$MCP_PYTHON" {json.dumps(str(SDK_SERVER))} stdio')
-    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{__import__('os').environ['PATH']}")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     write(tmp_path, {"server.env": f"SERVICE_SETTING={SECRET}\n"})
 
     def calling(path: str, body: dict[str, Any]) -> Action:

@@ -49,11 +49,17 @@ def write_reports(
     The report's values are masked before any format escapes or cuts them; each rendered
     text is masked once more, in case a secret got there another way."""
     secrets = secrets or Secrets()
-    shown = secrets.mask_model(report)
+    # The JSON report tells whether any value needs masking: most reports need none, and
+    # their JSON is written as it is (no second rendering, no walk over the values).
+    data = render_json(report)
+    if secrets.touches(data):
+        report = secrets.mask_model(report, touched=True)
+        data = render_json(report)
     problems = []
     for path in paths:
+        render = renderer_for(path)
         try:
-            atomic_write(path, secrets.mask(renderer_for(path)(shown)))
+            atomic_write(path, secrets.mask(data if render is render_json else render(report)))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")
     return problems
