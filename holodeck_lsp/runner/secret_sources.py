@@ -9,7 +9,8 @@ file's configuration, the environment, request headers and an MCP server's envir
 - environment variables named like credentials, and the credentials of URL-valued ones;
 - what a request really sends: credential headers, an MCP server's `env_file`.
 
-Test cases are data, not configuration: they are not searched.
+Test cases are data, not configuration: only the credentials of their files' URLs (a
+signed download link) are taken from them.
 """
 
 from __future__ import annotations
@@ -87,7 +88,9 @@ def config_secrets(config: Any) -> list[str]:
         seen.add(id(item))
         if isinstance(item, BaseModel):
             for field in type(item).model_fields:
-                if field != "test_cases":
+                if field == "test_cases":
+                    found.extend(_file_url_secrets(getattr(item, field, None) or []))
+                else:
                     walk(getattr(item, field, None), field)
             # Options a section passes through (a vector store's `headers:`, `api_key:`).
             walk(item.model_extra or {}, name)
@@ -103,6 +106,16 @@ def config_secrets(config: Any) -> list[str]:
 
     walk(config)
     return found
+
+
+def _file_url_secrets(cases: Iterable[Any]) -> Iterator[str]:
+    for case in cases:
+        files = list(getattr(case, "files", None) or [])
+        for turn in getattr(case, "turns", None) or []:
+            files += getattr(turn, "files", None) or []
+        for file in files:
+            if getattr(file, "url", None):
+                yield from url_credentials(file.url)
 
 
 def header_secrets(headers: Mapping[str, str], names: Iterable[str]) -> Iterator[str]:
