@@ -13,7 +13,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2
 _JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
-def _escape(match: re.Match[str]) -> str:
+def escaped(match: re.Match[str]) -> str:
+    """The matched character as Python writes it in a string: `\\x1b`, `\\u202e`."""
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
@@ -22,7 +23,7 @@ def visible(text: str) -> str:
     """``text`` with every control character but tab and newline written as an escape."""
     if _CONTROL.search(text) is None:  # the common case: one scan, no copy
         return text
-    return _CONTROL.sub(_escape, text)
+    return _CONTROL.sub(escaped, text)
 
 
 def visible_json(text: str) -> str:

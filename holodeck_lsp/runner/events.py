@@ -53,8 +53,9 @@ class EventStream:
     def emit(self, name: str, /, **fields: Any) -> None:
         event = {"event": name, "seq": self.seq, "time": now_iso(), **fields}
         self.seq += 1
-        # Values masked before they are encoded; the line once more, in case.
-        line = json.dumps(self.secrets.mask_data(event), ensure_ascii=False, default=str)
+        line = json.dumps(event, ensure_ascii=False, default=str)
+        if self.secrets.touches(line):  # values masked before they are encoded
+            line = json.dumps(self.secrets.mask_data(event), ensure_ascii=False, default=str)
         try:
             self.stream.write(self.secrets.mask(visible_json(line)) + "\n")
             self.stream.flush()

@@ -55,8 +55,9 @@ class RetryPolicy:
 
 
 def _excerpt(response: httpx.Response, secrets: Secrets) -> str:
-    # Masked before it is cut: a key cut in half would no longer be recognised.
-    return secrets.clip(response.text.strip().replace("\n", " "), 303)
+    # Masked before it is cut (300 characters, then "..."): a key cut in half would no
+    # longer be recognised.
+    return secrets.clip(response.text.strip().replace("\n", " "), 300 + len("..."))
 
 
 @dataclass(frozen=True)
