@@ -7,10 +7,13 @@ from __future__ import annotations
 import re
 
 # C0 but tab and newline, DEL, C1; the bidirectional embeddings, overrides and isolates
-# (U+202A-202E, U+2066-2069) and the marks that steer them (U+200E, U+200F, U+061C).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+# (U+202A-202E, U+2066-2069) and the marks that steer them (U+200E, U+200F, U+061C); lone
+# surrogates (a service's JSON may hold `\ud800`), which UTF-8 cannot even encode.
+_BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\ud800-\udfff]")
 # The same, but only what JSON leaves raw (it always escapes C0 itself).
-_JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_JSON_RAW = re.compile(f"[\x7f-\x9f{_BIDI}\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def escaped(match: re.Match[str]) -> str:
@@ -24,6 +27,13 @@ def visible(text: str) -> str:
     if _CONTROL.search(text) is None:  # the common case: one scan, no copy
         return text
     return _CONTROL.sub(escaped, text)
+
+
+def encodable(text: str) -> str:
+    """``text`` with its lone surrogates written as escapes: what UTF-8 can hold."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(escaped, text)
 
 
 def visible_json(text: str) -> str:

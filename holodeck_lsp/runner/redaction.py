@@ -127,41 +127,64 @@ class Secrets:
         return clip(self.mask(text), limit, tail)
 
     def mask_data(self, value: Any) -> Any:
-        """A JSON-like value (dicts, lists, strings) with every string masked, keys too;
-        the same object when nothing in it changed."""
-        if isinstance(value, str):
-            return self.mask(value)
-        if isinstance(value, dict):
-            items = [(self.mask_data(k), self.mask_data(v)) for k, v in value.items()]
-            if all(k is a and v is b for (k, v), (a, b) in zip(items, value.items(), strict=True)):
-                return value
-            return dict(items)
-        if isinstance(value, (list, tuple)):
-            masked = [self.mask_data(item) for item in value]
-            if all(m is item for m, item in zip(masked, value, strict=True)):
-                return value
-            return type(value)(masked) if isinstance(value, tuple) else masked
-        if isinstance(value, BaseModel):
-            return self.mask_model(value)
-        return value
+        """A JSON-like value (dicts, lists, strings, models) with every string masked, keys
+        too; the same object when nothing in it changed."""
+        return map_strings(value, self.mask, self._untouched)
 
     def mask_model(self, model: M, touched: bool = False) -> M:
         """A copy of ``model`` with every string inside it masked (``model`` itself when
         nothing changed); ``touched``: its JSON is known to hold something to mask."""
+        return (
+            model
+            if not touched and self._untouched(model)
+            else _map_fields(model, self.mask, self._untouched)
+        )
+
+    def _untouched(self, model: BaseModel) -> bool:
         # Its JSON, made by pydantic's compiled core, holds every string (JSON-escaped, a
         # form the masker knows): a report of thousands of turns is mostly left alone
         # after a few scans, and only the parts with something to mask are walked.
-        if not touched and not self.touches(model.model_dump_json(warnings=False)):
-            return model
-        changed = {}
-        for name in type(model).model_fields:
-            item = getattr(model, name)
-            if item is None or isinstance(item, (bool, int, float)):
-                continue
-            masked = self.mask_data(item)
-            if masked is not item:
-                changed[name] = masked
-        return model.model_copy(update=changed) if changed else model
+        try:
+            return not self.touches(model.model_dump_json(warnings=False))
+        except ValueError:  # a lone surrogate, which JSON in UTF-8 cannot hold: walk it
+            return False
+
+
+def map_strings(
+    value: Any, change: Callable[[str], str], skip: Callable[[BaseModel], bool] = lambda m: False
+) -> Any:
+    """``value`` (strings, dicts, lists, tuples, models) with ``change`` applied to every
+    string, keys too; the same object where nothing changed; models ``skip`` says hold
+    nothing to change are left as they are."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        items = [
+            (map_strings(k, change, skip), map_strings(v, change, skip)) for k, v in value.items()
+        ]
+        if all(k is a and v is b for (k, v), (a, b) in zip(items, value.items(), strict=True)):
+            return value
+        return dict(items)
+    if isinstance(value, (list, tuple)):
+        changed = [map_strings(item, change, skip) for item in value]
+        if all(c is item for c, item in zip(changed, value, strict=True)):
+            return value
+        return type(value)(changed) if isinstance(value, tuple) else changed
+    if isinstance(value, BaseModel):
+        return value if skip(value) else _map_fields(value, change, skip)
+    return value
+
+
+def _map_fields(model: M, change: Callable[[str], str], skip: Callable[[BaseModel], bool]) -> M:
+    updated = {}
+    for name in type(model).model_fields:
+        item = getattr(model, name)
+        if item is None or isinstance(item, (bool, int, float)):
+            continue
+        changed = map_strings(item, change, skip)
+        if changed is not item:
+            updated[name] = changed
+    return model.model_copy(update=updated) if updated else model
 
 
 def _mask_credential(match: re.Match[str]) -> str:

@@ -27,7 +27,7 @@ from tests.server.lsp_client import open_doc, pull_capabilities, start, stop
 
 TITLE = "\x1b]0;pwned\x07"  # OSC 0: the terminal's window title
 CLIPBOARD = "\x1b]52;c;cHduZWQ=\x07"  # OSC 52: the clipboard
-TERMINAL_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e")
+TERMINAL_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e", "\ud800")
 
 CHECKED = """\
 name: hostile
@@ -95,9 +95,10 @@ def test_check_github_format_shows_escape_sequences_instead_of_obeying_them(
 
 
 # Every C0 character but tab, newline and carriage return, DEL, two C1 characters, the
-# right-to-left override and the two non-characters XML forbids.
+# right-to-left override, the two non-characters XML forbids and a lone surrogate (which
+# the service sends as the JSON escape `\ud800`; UTF-8 cannot hold it).
 C0 = "".join(chr(c) for c in range(32) if c not in (9, 10, 13))
-CONTROLS = C0 + "\x7f\x85\x9b\u202e\ufffe\uffff"
+CONTROLS = C0 + "\x7f\x85\x9b\u202e\ufffe\uffff\ud800"
 ATTACK = "![x](http://evil/x.png) [l](http://evil) <img src=x> `t` |"  # fits a table cell
 
 
@@ -141,9 +142,12 @@ def test_run_shows_escape_sequences_instead_of_obeying_them(tmp_path: Path) -> N
 
 def test_junit_stays_well_formed_with_control_characters(tmp_path: Path) -> None:
     xml = tmp_path / "report.xml"
+    others = [tmp_path / f"report.{ext}" for ext in ("json", "md", "html")]
+    outputs = [a for path in (xml, *others) for a in ("-o", path)]
     with FakeModelServer(script) as server:
-        code, _, err = invoke("run", hostile(tmp_path, server.url), "-q", "-o", xml)
+        code, _, err = invoke("run", hostile(tmp_path, server.url), "-q", *outputs)
     assert code == 1, err
+    assert all(path.is_file() for path in others)  # the lone surrogate stopped none of them
     root = ET.parse(xml).getroot()  # expat: a strict XML 1.0 parser
     assert [suite.get("name") for suite in root] == [
         "\\x1b]0;pwned\\x07",
@@ -153,7 +157,7 @@ def test_junit_stays_well_formed_with_control_characters(tmp_path: Path) -> None
     assert shown == (
         "\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08\\x0b\\x0c\\x0e\\x0f\\x10\\x11\\x12\\x13"
         "\\x14\\x15\\x16\\x17\\x18\\x19\\x1a\\x1b\\x1c\\x1d\\x1e\\x1f\x7f\x85\x9b\u202e"
-        "\\ufffe\\uffff"
+        "\\ufffe\\uffff\\ud800"
     )
 
 

@@ -129,8 +129,7 @@ RELAY = "def relay(text: str) -> str:\n    return 'relayed ' + text\n"
 
 def suite(folder: Path, endpoint: str, api_key: str, tools: str = "") -> Path:
     relay = (
-        "  - {name: relay, type: function, description: Relays., file: relay.py, "
-        "function: relay}\n"
+        "  - {name: relay, type: function, description: Relays., file: relay.py, function: relay}\n"
     )
     text = (
         f"name: leaky\nmodel:\n  provider: openai\n  name: gpt-test\n  endpoint: '{endpoint}'\n"

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.hygiene.controls import encodable
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.output import atomic_write
-from holodeck_lsp.runner.redaction import Secrets
+from holodeck_lsp.runner.redaction import Secrets, map_strings
 from holodeck_lsp.runner.reports.html import render_html
 from holodeck_lsp.runner.reports.junit import render_junit
 from holodeck_lsp.runner.reports.markdown import render_markdown
@@ -51,7 +52,11 @@ def write_reports(
     secrets = secrets or Secrets()
     # The JSON report tells whether any value needs masking: most reports need none, and
     # their JSON is written as it is (no second rendering, no walk over the values).
-    data = render_json(report)
+    try:
+        data = render_json(report)
+    except ValueError:  # a lone surrogate from a service's JSON: no format could hold it
+        report = map_strings(report, encodable)
+        data = render_json(report)
     if secrets.touches(data):
         report = secrets.mask_model(report, touched=True)
         data = render_json(report)
