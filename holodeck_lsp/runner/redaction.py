@@ -24,7 +24,15 @@ from pydantic import BaseModel
 from holodeck_lsp.hygiene.clipping import MASK, clip
 from holodeck_lsp.hygiene.controls import visible
 
-__all__ = ["MASK", "Secrets", "TerminalStream", "activated", "active", "encoded_forms"]
+__all__ = [
+    "MASK",
+    "Secrets",
+    "TerminalStream",
+    "activated",
+    "active",
+    "encoded_forms",
+    "map_strings",
+]
 
 # Shorter values would mask ordinary words; real keys are far longer.
 MIN_SECRET = 6
