@@ -10,6 +10,7 @@ from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
 from holodeck_lsp.runner.backends.anthropic_messages import (
     API_VERSION,
     MessagesBackend,
@@ -41,9 +42,9 @@ def system_prompt(agent: Agent, folder: Path) -> str:
         return str(instructions.inline)
     file = folder / str(instructions.file)
     try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BackendConfigError(f"cannot read instructions file {file}: {exc}") from None
+        return read_text(file, MAX_NAMED_BYTES)
+    except NotReadable as exc:
+        raise BackendConfigError(f"cannot read instructions file {file}: it {exc.reason}") from None
 
 
 def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:
@@ -81,10 +82,19 @@ def build_backend(
         return BackendPlan(PythonBackend(factory))
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
-    openai = getattr(agent, "openai", None)
-    max_calls = getattr(openai, "max_turns", None) or 20
-    backend = model_backend(agent.model, prompt, tools, max_calls, parallelism, env, policy)
+    backend = model_backend(
+        agent.model, prompt, tools, max_model_calls(agent), parallelism, env, policy
+    )
     return BackendPlan(backend, warnings, tools)
+
+
+def max_model_calls(agent: Agent) -> int:
+    """Model requests per turn: `max_turns` of the block HoloDeck's backend for this
+    provider reads (`claude:` for anthropic and ollama, which it runs on the Claude Agent
+    SDK; `openai:` otherwise), 20 when unset."""
+    claude_backend = agent.model.provider in (ProviderEnum.ANTHROPIC, ProviderEnum.OLLAMA)
+    block = getattr(agent, "claude" if claude_backend else "openai", None)
+    return getattr(block, "max_turns", None) or 20
 
 
 def model_backend(
