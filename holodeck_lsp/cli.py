@@ -18,6 +18,7 @@ import typer
 from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import FORMATS
 from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
     UnknownCode,
@@ -193,7 +194,7 @@ def check(
     (TextFormat(color) if chosen is TextFormat else chosen()).report(result, stream)
     if result.unreadable:
         for path, reason in result.unreadable:
-            typer.echo(f"error: cannot read {path}: {reason}", err=True)
+            typer.echo(f"error: cannot read {visible(path)}: {visible(reason)}", err=True)
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAILED if result.error_count or would_change else EXIT_OK)
 

@@ -22,8 +22,9 @@ LAYERS = [
     # the standard-library guard), under everything that starts Python or imports user code
     {"named_files", "isolation"},
     # graders: static resolution and the isolated import; exit_codes: one table, no imports;
-    # install_hints: how to install an extra, one sentence
-    {"models", "graders", "exit_codes", "install_hints"},
+    # install_hints: how to install an extra, one sentence; hygiene: text shown safely
+    # (control characters, Markdown code, cuts)
+    {"models", "graders", "exit_codes", "install_hints", "hygiene"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},
