@@ -65,7 +65,7 @@ def test_a_bad_shard_is_refused_naming_its_file(
 def test_the_most_shards_merge(whole: Path, tmp_path: Path) -> None:
     last = edited(whole, "last.json", shard="10000/10000")
     merged = tmp_path / "merged.json"
-    code, out, err = invoke("merge", last, "--allow-partial", "-o", merged)
+    code, _, err = invoke("merge", last, "--allow-partial", "-o", merged)
     missing = json.loads(merged.read_text())["environment"]["missing_shards"].split(",")
     assert (code, len(missing), missing[-1]) == (0, 9999, "9999/10000"), err
     assert invoke("merge", last) == (
