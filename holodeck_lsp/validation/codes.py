@@ -61,6 +61,12 @@ _RULES = (
     Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
     Rule("HL404", "matcher-pattern-type", E, "A `fuzzy`/`regex` pattern that is not a string."),
     Rule("HL405", "arg-key-not-plain", W, "An argument name with dots or brackets."),
+    Rule(
+        "HL406",
+        "regex-backtracking",
+        W,
+        "A regex matcher that can backtrack exponentially (`(a+)+`, `(\\w+\\s?)*`).",
+    ),
     # Evaluators and graders
     Rule("HL501", "grader-format", E, "`grader` is not `module.path:callable`."),
     Rule("HL502", "grader-module-missing", E, "The grader's module cannot be found."),
