@@ -1,6 +1,6 @@
 """The process `regex_limit` matches in: Python's own `re`, so every verdict is HoloDeck's.
 
-Run by path as `python -I -S regex_child.py`: the standard library only, nothing from the
+Run by path as `python -I -S regex_child.py PARENT_PID`: the standard library only, nothing from the
 working directory. One request a line, `[pattern, text]` as ASCII JSON; one reply a line:
 `1` (the whole text matches), `0` (it does not) or `!` and a JSON string (what went wrong).
 The parent kills this process when a match overruns its limit. Ctrl-C in a terminal is the
@@ -20,8 +20,8 @@ from types import FrameType
 WATCH_EVERY = 0.5  # seconds between checks that the parent is still there
 
 
-def _watch_parent() -> None:
-    parent = os.getppid()
+def _watch_parent(parent: int) -> None:
+    """Exit once ``parent`` is no longer this process's parent (it may be gone already)."""
 
     def check(_number: int, _frame: FrameType | None) -> None:
         if os.getppid() != parent:
@@ -30,6 +30,7 @@ def _watch_parent() -> None:
     if hasattr(signal, "setitimer"):  # POSIX; elsewhere the parent's kill is the only end
         signal.signal(signal.SIGALRM, check)
         signal.setitimer(signal.ITIMER_REAL, WATCH_EVERY, WATCH_EVERY)
+        check(signal.SIGALRM, None)
 
 
 def _reply(line: bytes) -> bytes:
@@ -42,7 +43,7 @@ def _reply(line: bytes) -> bytes:
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _watch_parent()
+    _watch_parent(int(sys.argv[1]))
     for line in sys.stdin.buffer:
         sys.stdout.buffer.write(_reply(line))
         sys.stdout.buffer.flush()

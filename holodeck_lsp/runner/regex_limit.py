@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -72,6 +73,7 @@ class RegexJudge:
             "-I",
             "-S",
             str(CHILD),
+            str(os.getpid()),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,

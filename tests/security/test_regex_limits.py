@@ -146,3 +146,26 @@ def test_events_from_a_report_are_bounded_too(tmp_path: Path) -> None:
         if e["event"] == "assertion" and e["path"] == argument
     ]
     assert messages == [TIMED_OUT.split(": ", 2)[2]]
+
+
+def test_a_run_killed_mid_match_leaves_no_matcher_behind(tmp_path: Path) -> None:
+    # The matcher watches its parent: once the run is gone (kill -9, a second Ctrl-C's
+    # immediate exit), it ends too, instead of backtracking for hours.
+    path = _suite(tmp_path)
+    process = cli("run", path, "-q", "--agent", "hostile:factory")
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline() == "replied to plain\n"
+        assert process.stderr.readline() == "replied to catastrophic\n"
+        matcher = wait_for(lambda: child_running(process.pid, "regex_child.py"))
+    finally:
+        process.kill()
+        process.communicate()
+    wait_for(lambda: _ended(matcher) or None, limit=5)
+
+
+def _ended(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
