@@ -132,7 +132,10 @@ def test_events_from_a_report_are_bounded_too(tmp_path: Path) -> None:
     path = _suite(tmp_path)
     out = tmp_path / "report.json"
     run = cli("run", path, "-q", "--agent", "hostile:factory", "-o", out)
-    run.communicate(timeout=LLM_TIMEOUT + 2)
+    try:
+        run.communicate(timeout=LLM_TIMEOUT + 2)
+    finally:
+        run.kill()
     process = cli("run", path, "--from-report", out, "--events", "-")
     try:
         stdout, err = process.communicate(timeout=LLM_TIMEOUT + 2)
