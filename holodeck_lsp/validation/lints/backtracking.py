@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,7 +34,11 @@ else:
     import sre_parse
 
 UNROLLED = 8  # repetitions bounded by at most this are written out
-MAX_POSITIONS = 300  # past this the pattern is not analysed (no warning): check stays fast
+# Past these the pattern is not analysed (no warning): the check stays fast.
+MAX_POSITIONS = 300
+MAX_ALPHABET = 2_000  # characters told apart
+MAX_PAIR_STEPS = 100_000  # steps through pairs of positions
+MAX_LENGTH = 10_000  # characters of the pattern
 # Characters beyond ASCII that the classes tell apart: a letter, a non-ASCII digit, a
 # superscript (a word character that is no digit), a combining mark, spaces, CJK, an emoji.
 _SAMPLES = "é\u0663²\u0301\u00a0\u2028中\U0001f600"
@@ -61,21 +66,92 @@ def _empty() -> _Node:
     return _Node(empty=1)
 
 
+class _Alphabet:
+    """The characters the pattern's classes are told apart on, a bit each, and each
+    character class of the pattern as the set of those it matches."""
+
+    def __init__(self, chars: set[str]) -> None:
+        if len(chars) > MAX_ALPHABET:
+            raise _Unsupported
+        self.chars = sorted(chars)  # by code point
+        self.codes = [ord(ch) for ch in self.chars]
+        self.bit = {ch: 1 << i for i, ch in enumerate(self.chars)}
+        self.every = (1 << len(self.chars)) - 1
+        self._categories: dict[tuple[str, bool], int] = {}
+
+    def where(self, test: Any) -> int:
+        return sum(1 << i for i, ch in enumerate(self.chars) if test(ch))
+
+    def item(self, op: str, av: Any, flags: int) -> int:
+        """A LITERAL, NOT_LITERAL, ANY or IN item."""
+        if op == "LITERAL":
+            bits = self.bit[chr(av)]
+        elif op == "NOT_LITERAL":
+            bits = self.every & ~self.bit[chr(av)]
+        elif op == "ANY":
+            return self.every if flags & _DOTALL else self.every & ~self.bit["\n"]
+        else:
+            bits = self._set(av, bool(flags & _ASCII))
+        return self._folded(bits) if flags & _IGNORECASE else bits
+
+    def _set(self, items: list[tuple[Any, Any]], ascii_only: bool) -> int:
+        negated = bool(items) and items[0][0].name == "NEGATE"
+        bits = 0
+        for op, av in items[negated:]:
+            name = op.name
+            if name == "LITERAL":
+                bits |= self.bit[chr(av)]
+            elif name == "RANGE":
+                low, high = bisect_left(self.codes, av[0]), bisect_right(self.codes, av[1])
+                bits |= ((1 << high) - 1) & ~((1 << low) - 1)
+            elif name == "CATEGORY":
+                bits |= self._category(av.name, ascii_only)
+            else:
+                raise _Unsupported
+        return self.every & ~bits if negated else bits
+
+    def _category(self, name: str, ascii_only: bool) -> int:
+        key = (name, ascii_only)
+        if key not in self._categories:
+            self._categories[key] = self._category_bits(name, ascii_only)
+        return self._categories[key]
+
+    def _category_bits(self, name: str, ascii_only: bool) -> int:
+        kind = name.rsplit("_", 1)[-1]
+        if kind == "DIGIT":
+            bits = self.where(lambda ch: ch.isdecimal() and (ch.isascii() or not ascii_only))
+        elif kind == "SPACE":
+            bits = self.where(lambda ch: ch in " \t\n\r\f\v" if ascii_only else ch.isspace())
+        elif kind == "WORD":
+            bits = self.where(
+                lambda ch: (ch.isalnum() and (ch.isascii() or not ascii_only)) or ch == "_"
+            )
+        else:  # CATEGORY_LINEBREAK and the like
+            raise _Unsupported
+        return self.every & ~bits if "_NOT_" in name else bits
+
+    def _folded(self, bits: int) -> int:
+        """``bits`` and the characters that match them ignoring case."""
+        chosen = {ch for ch in self.chars if self.bit[ch] & bits}
+        return self.where(
+            lambda ch: ch in chosen or ch.lower() in chosen or ch.upper() in chosen
+        )
+
+
 @dataclass
 class _Graph:
-    alphabet: str  # the characters the pattern's classes are told apart on
-    classes: list[int] = field(default_factory=list)  # per position: a bit per character
+    alphabet: _Alphabet
+    classes: list[int] = field(default_factory=list)  # per position: what it matches
     follow: Counter[tuple[int, int]] = field(default_factory=Counter)
     opaque_bits: int = 0
 
-    def position(self, matches: Any) -> _Node:
-        bits = sum(1 << i for i, ch in enumerate(self.alphabet) if matches(ch))
+    def position(self, bits: int) -> _Node:
         return self._add(bits)
 
     def opaque(self) -> _Node:
         """A position of its own kind, matching what no other position matches."""
         self.opaque_bits += 1
-        return self._add(1 << (len(self.alphabet) + self.opaque_bits))
+        return self._add(1 << (len(self.alphabet.chars) + self.opaque_bits))
 
     def _add(self, bits: int) -> _Node:
         if len(self.classes) >= MAX_POSITIONS:
@@ -105,57 +181,6 @@ def _scaled(counter: _Counter, times: int) -> _Counter:
     return Counter({k: v * times for k, v in counter.items()}) if times else Counter()
 
 
-def _matcher(op: str, av: Any, flags: int) -> Any:
-    """Whether one character matches a LITERAL, NOT_LITERAL, ANY or IN item."""
-    ascii_only = bool(flags & _ASCII)
-    if op == "LITERAL":
-        base = chr(av).__eq__
-    elif op == "NOT_LITERAL":
-        base = chr(av).__ne__
-    elif op == "ANY":
-        return (lambda _ch: True) if flags & _DOTALL else "\n".__ne__
-    elif op == "IN":
-        base = _in_set(av, ascii_only)
-    else:
-        raise _Unsupported
-    if not flags & _IGNORECASE:
-        return base
-    return lambda ch: base(ch) or base(ch.lower()) or base(ch.upper())
-
-
-def _in_set(items: list[tuple[Any, Any]], ascii_only: bool) -> Any:
-    negated = bool(items) and items[0][0].name == "NEGATE"
-    tests = [_set_item(op.name, av, ascii_only) for op, av in items[negated:]]
-    return lambda ch: any(test(ch) for test in tests) != negated
-
-
-def _set_item(op: str, av: Any, ascii_only: bool) -> Any:
-    if op == "LITERAL":
-        return chr(av).__eq__
-    if op == "RANGE":
-        low, high = av
-        return lambda ch: len(ch) == 1 and low <= ord(ch) <= high
-    if op == "CATEGORY":
-        return _category(av.name, ascii_only)
-    raise _Unsupported
-
-
-def _category(name: str, ascii_only: bool) -> Any:
-    def digit(ch: str) -> bool:
-        return ch.isdecimal() and (ch.isascii() or not ascii_only)
-
-    def space(ch: str) -> bool:
-        return ch in " \t\n\r\f\v" if ascii_only else ch.isspace()
-
-    def word(ch: str) -> bool:
-        return (ch.isalnum() and (ch.isascii() or not ascii_only)) or ch == "_"
-
-    base = {"DIGIT": digit, "SPACE": space, "WORD": word}.get(name.rsplit("_", 1)[-1])
-    if base is None:  # CATEGORY_LINEBREAK and the like
-        raise _Unsupported
-    return (lambda ch: not base(ch)) if "_NOT_" in name else base
-
-
 def _sequence(graph: _Graph, items: Any, flags: int) -> _Node:
     node = _empty()
     for op, av in items:
@@ -165,9 +190,9 @@ def _sequence(graph: _Graph, items: Any, flags: int) -> _Node:
 
 def _item(graph: _Graph, op: str, av: Any, flags: int) -> _Node:
     if op in ("LITERAL", "NOT_LITERAL", "ANY", "IN"):
-        return graph.position(_matcher(op, av, flags))
+        return graph.position(graph.alphabet.item(op, av, flags))
     if op == "GROUPREF":  # whatever the group matched: any character, as far as we know
-        return graph.position(lambda _ch: True)
+        return graph.position(graph.alphabet.every)
     if op == "AT":
         return _empty()
     if op == "SUBPATTERN":
@@ -248,44 +273,90 @@ def _components(nodes: list[Any], edges: dict[Any, list[Any]]) -> Iterator[list[
 
 
 def _ambiguous(graph: _Graph) -> bool:
+    classes = graph.classes
+    # Edges into a position that matches nothing are never taken.
     successors: dict[int, list[int]] = {}
+    predecessors: dict[int, list[int]] = {}
     for p, q in graph.follow:
-        successors.setdefault(p, []).append(q)
-    positions = list(range(len(graph.classes)))
+        if classes[q]:
+            successors.setdefault(p, []).append(q)
+            predecessors.setdefault(q, []).append(p)
+    positions = list(range(len(classes)))
     component = {p: n for n, c in enumerate(_components(positions, successors)) for p in c}
     # Two edges between the same positions, on a cycle: two routes from p back to p.
-    if any(n > 1 and component[p] == component[q] for (p, q), n in graph.follow.items()):
+    if any(
+        n > 1 and classes[q] and component[p] == component[q]
+        for (p, q), n in graph.follow.items()
+    ):
         return True
-    # Pairs of routes reading the same characters: the product of the graph with itself. A
-    # cycle through (p, p) stays in p's component on both sides.
-    classes = graph.classes
-    pairs: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for p in positions:
-        for q in positions:
-            if component[p] != component[q]:
-                continue
-            pairs[(p, q)] = [
-                (p2, q2)
-                for p2 in successors.get(p, ())
-                if component[p2] == component[p]
-                for q2 in successors.get(q, ())
-                if component[q2] == component[p] and classes[p2] & classes[q2]
-            ]
-    for members in _components(list(pairs), pairs):
-        same = [p == q for p, q in members]
-        if any(same) and not all(same):
-            return True  # two routes part at (p, p) and meet again: two routes p -> p
-    return False
+    # Pairs of routes reading the same characters: the product of the graph with itself. Two
+    # routes p -> p part at (p, p) and meet again at some (s, s); both sides stay in p's
+    # component, so they can go on to (p, p) together. Such a pair of routes exists exactly
+    # when some pair (q, r), q != r, can be reached from a (p, p) and can reach one.
+    product = _Product(classes, component)
+    forward = product.reached(successors, True)
+    if forward is None:
+        return True
+    ahead = {(p, q) for p, q in forward if p != q}
+    behind = product.reached(predecessors, False) if ahead else set()
+    return not ahead.isdisjoint(behind or ())
 
 
-def _alphabet(parsed: Any) -> str:
+@dataclass
+class _Product:
+    """Pairs of positions of one component, walked in step on common characters."""
+
+    classes: list[int]
+    component: dict[int, int]
+    budget: int = MAX_PAIR_STEPS
+
+    def reached(
+        self, links: dict[int, list[int]], forward: bool
+    ) -> set[tuple[int, int]] | None:
+        """The pairs reached from the same-position pairs on a cycle, following ``links``
+        (successors, or predecessors when not ``forward``). None going forward when two
+        routes that parted meet again at once: the answer, found early."""
+        seen = {(p, p) for p in links if any(self._near(p, s) for s in links[p])}
+        todo = list(seen)
+        while todo:
+            pair = todo.pop()
+            for step in self._steps(pair, links, forward):
+                if forward and pair[0] != pair[1] and step[0] == step[1]:
+                    return None
+                if step not in seen:
+                    seen.add(step)
+                    todo.append(step)
+        return seen
+
+    def _near(self, p: int, q: int) -> bool:
+        return self.component[p] == self.component[q]
+
+    def _steps(
+        self, pair: tuple[int, int], links: dict[int, list[int]], forward: bool
+    ) -> Iterator[tuple[int, int]]:
+        p, q = pair
+        if not forward and not self.classes[p] & self.classes[q]:
+            return  # no step leads into positions that share no character
+        for p2 in links.get(p, ()):
+            for q2 in links.get(q, ()):
+                self.budget -= 1
+                if self.budget < 0:
+                    raise _Unsupported
+                shared = not forward or self.classes[p2] & self.classes[q2]
+                if shared and self._near(p2, p) and self._near(q2, q):
+                    yield p2, q2
+
+
+def _alphabet(parsed: Any) -> _Alphabet:
     """ASCII, samples of other kinds of characters, and every character the pattern names
     (with its other case)."""
     chars = {chr(i) for i in range(128)} | set(_SAMPLES)
     for code in _codes(parsed):
         ch = chr(code)
         chars.update((ch, ch.lower()[:1] or ch, ch.upper()[:1] or ch))
-    return "".join(sorted(chars))
+        if len(chars) > MAX_ALPHABET:
+            raise _Unsupported
+    return _Alphabet(chars)
 
 
 def _codes(items: Any) -> Iterator[int]:
@@ -315,6 +386,8 @@ def _codes(items: Any) -> Iterator[int]:
 @functools.lru_cache(maxsize=1024)
 def backtracks_exponentially(pattern: str) -> bool:
     """Whether ``pattern`` (which compiles) can take exponential time in `re`."""
+    if len(pattern) > MAX_LENGTH:
+        return False
     try:
         parsed = sre_parse.parse(pattern)
         graph = _Graph(_alphabet(parsed))
