@@ -156,3 +156,24 @@ def test_no_ordinary_pattern_is_reported(pattern: str) -> None:
 def test_a_repetition_of_an_ambiguous_body_is_reported(atom: str, shape: str) -> None:
     pattern = shape.replace("X", atom).replace("Y", "#")
     assert backtracks_exponentially(pattern + "!"), pattern
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "verdict"),
+    [
+        # Dense: 52 branches that overlap two by two, found without walking every pair.
+        ("(?:" + "|".join([f".{c}" for c in LETTERS] + [f"{c}." for c in LETTERS]) + ")*!", True),
+        ("[" + "".join(chr(0x4E00 + i) for i in range(5000)) + "]+x", False),  # 5,000 letters
+        ("(" * 90 + "a" + ")*" * 90, True),  # deep
+        ("a" * 100_000, False),  # long: not analysed
+        ("((a{8}){8}){8}", False),  # 512 positions written out: not analysed
+    ],
+    ids=["dense", "big set", "deep", "long", "wide"],
+)
+def test_hostile_patterns_get_an_answer(pattern: str, verdict: bool) -> None:
+    # Each in well under a second (the server analyses a pattern per keystroke); past the
+    # limits on size the answer is no warning.
+    assert backtracks_exponentially(pattern) is verdict
