@@ -4,8 +4,8 @@
 like `(a+)+b` against 34 `a` and `!` runs for hours and, on the event loop, would leave
 Ctrl-C unheard. So matching happens in a child process (`regex_child.py`) running Python's
 own `re` (the `regex` package differs from it on `\\w`, `\\s` and `[[:alpha:]]`): started on
-the first match a run needs, killed when a match overruns ``REGEX_LIMIT`` or the run is
-stopped, started again for the next match.
+the first match a run needs, killed when a regex overruns its ``REGEX_LIMIT`` or the run
+is stopped, started again for the next match.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-REGEX_LIMIT = 1.0  # seconds one full match may take
+REGEX_LIMIT = 1.0  # seconds of matching one regex gets per turn, over all its texts
 CHILD = Path(__file__).with_name("regex_child.py")
 
 # What became of one (pattern, text): True or False, or why there is no verdict.
@@ -27,7 +27,7 @@ Verdicts = Mapping[tuple[str, str], Verdict]
 
 
 def over_limit(limit: float) -> str:
-    return f"did not finish within {limit:g} s (the limit per regex match)"
+    return f"timed out (a regex gets {limit:g} s of matching per turn)"
 
 
 class RegexJudge:
@@ -40,32 +40,46 @@ class RegexJudge:
         self._lock = asyncio.Lock()
 
     async def judge(self, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Verdict]:
-        """The verdict on every (pattern, text), each match bounded by the limit."""
+        """The verdict on every (pattern, text) of one turn. Each pattern gets ``limit``
+        seconds of matching over all its texts: a model that calls a tool a thousand times
+        cannot make a turn take a thousand limits."""
         verdicts: dict[tuple[str, str], Verdict] = {}
+        left: dict[str, float] = {}
         for pair in pairs:
-            if pair not in verdicts:
-                verdicts[pair] = await self._one(*pair)
+            pattern = pair[0]
+            if pair in verdicts:
+                continue
+            budget = left.get(pattern, self.limit)
+            if budget <= 0:
+                verdicts[pair] = over_limit(self.limit)
+                continue
+            verdicts[pair], spent = await self._one(*pair, budget)
+            left[pattern] = budget - spent
         return verdicts
 
-    async def _one(self, pattern: str, text: str) -> Verdict:
+    async def _one(self, pattern: str, text: str, budget: float) -> tuple[Verdict, float]:
+        """The verdict within ``budget`` seconds, and the seconds the match took."""
         request = json.dumps([pattern, text]).encode() + b"\n"  # ASCII: no locale involved
+        loop = asyncio.get_running_loop()
         async with self._lock:
             process = self._process or await self._start()
+            start = loop.time()
             try:
-                reply = await asyncio.wait_for(_ask(process, request), self.limit)
+                reply = await asyncio.wait_for(_ask(process, request), budget)
             except asyncio.TimeoutError:
                 self._kill()
-                return over_limit(self.limit)
+                return over_limit(self.limit), budget
             except OSError:  # the child is gone (killed from outside, out of memory)
                 reply = b""
             except BaseException:  # cancelled (Ctrl-C) or the pipe broke: it may be mid-match
                 self._kill()
                 raise
+            spent = loop.time() - start
         if reply in (b"1\n", b"0\n"):
-            return reply == b"1\n"
+            return reply == b"1\n", spent
         self._kill()  # nothing else is ever written but a failure
         detail = json.loads(reply[1:]) if reply.startswith(b"!") else "the matcher process ended"
-        return f"could not be matched: {detail}"
+        return f"could not be matched: {detail}", spent
 
     async def _start(self) -> asyncio.subprocess.Process:
         self._process = await asyncio.create_subprocess_exec(

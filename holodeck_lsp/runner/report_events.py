@@ -69,8 +69,8 @@ def _placed(
 
 
 async def _judged(report: TestReport, cases: list[PlannedCase]) -> Verdicts:
-    """The regex matchers of the suite judged again on the report's tool calls: the
-    calls may be anyone's, so under the same limit as in a run."""
+    """The regex matchers of the suite judged again on the report's tool calls, which may
+    be anyone's: under the limit of a run, each regex getting it once for the report."""
     pairs = [
         pair
         for case, _result, turns in _placed(report, cases)

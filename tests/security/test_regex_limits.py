@@ -1,7 +1,8 @@
 """A regex cannot hang a run (issue 19, item 5): `{regex: "(a+)+b"}` against a model
-argument of 34 `a` and `!` backtracks for hours in Python's `re`. The run gives the match
-1 s, fails that assertion naming the pattern, where it is written and the limit, and goes
-on; Ctrl-C in the middle of the match stops the run at once with what finished."""
+argument of 34 `a` and `!` backtracks for hours in Python's `re`. A regex gets 1 s of
+matching per turn, however many calls the model makes: past it the assertion fails naming
+the pattern, where it is written and the limit, and the run goes on; Ctrl-C in the middle
+of a match stops the run at once with what finished."""
 
 from __future__ import annotations
 
@@ -56,14 +57,17 @@ def factory():
     class Hostile:
         def send(self, message):
             print("replied to " + message, file=sys.stderr, flush=True)
-            q = 1 if message == "plain" else "a" * 34 + "!"
-            return {"text": "done", "tool_calls": [{"name": "lookup", "args": {"q": q}}]}
+            if message == "plain":
+                calls = [{"name": "lookup", "args": {"q": 1}}]
+            else:  # ten calls, each a match of hours
+                calls = [{"name": "lookup", "args": {"q": "a" * n + "!"}} for n in range(25, 35)]
+            return {"text": "done", "tool_calls": calls}
     return Hostile()
 """
 TIMED_OUT = (
     "expected lookup(q~(a+)+b): arg 'q' mismatch: regex '(a+)+b' "
-    "(test_cases[1].turns[0].expected_tools[0].args.q.regex) did not finish within 1 s "
-    f"(the limit per regex match), got '{HOSTILE}'"
+    "(test_cases[1].turns[0].expected_tools[0].args.q.regex) timed out "
+    f"(a regex gets 1 s of matching per turn), got '{HOSTILE}'"
 )
 
 
