@@ -25,7 +25,6 @@ import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -52,14 +51,18 @@ class _Unsupported(Exception):
     """A construct the rule does not model: no warning."""
 
 
-@dataclass
 class _Node:
     """A piece of the pattern: the positions it can start and end on, each with its number of
     routes, and its number of routes through the empty text (0: it cannot match empty)."""
 
-    first: Counter[int] = field(default_factory=Counter)
-    last: Counter[int] = field(default_factory=Counter)
-    empty: int = 0
+    __slots__ = ("empty", "first", "last")
+
+    def __init__(
+        self, first: _Counter | None = None, last: _Counter | None = None, empty: int = 0
+    ) -> None:
+        self.first = first if first is not None else Counter()
+        self.last = last if last is not None else Counter()
+        self.empty = empty
 
 
 def _empty() -> _Node:
@@ -138,12 +141,14 @@ class _Alphabet:
         )
 
 
-@dataclass
 class _Graph:
-    alphabet: _Alphabet
-    classes: list[int] = field(default_factory=list)  # per position: what it matches
-    follow: Counter[tuple[int, int]] = field(default_factory=Counter)
-    opaque_bits: int = 0
+    """Positions (what each matches) and the edges between them, counted once per way."""
+
+    def __init__(self, alphabet: _Alphabet) -> None:
+        self.alphabet = alphabet
+        self.classes: list[int] = []
+        self.follow: Counter[tuple[int, int]] = Counter()
+        self.opaque_bits = 0
 
     def position(self, bits: int) -> _Node:
         return self._add(bits)
@@ -302,13 +307,13 @@ def _ambiguous(graph: _Graph) -> bool:
     return not ahead.isdisjoint(behind or ())
 
 
-@dataclass
 class _Product:
     """Pairs of positions of one component, walked in step on common characters."""
 
-    classes: list[int]
-    component: dict[int, int]
-    budget: int = MAX_PAIR_STEPS
+    def __init__(self, classes: list[int], component: dict[int, int]) -> None:
+        self.classes = classes
+        self.component = component
+        self.budget = MAX_PAIR_STEPS
 
     def reached(
         self, links: dict[int, list[int]], forward: bool
