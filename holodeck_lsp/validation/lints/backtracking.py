@@ -8,10 +8,12 @@ ways to fail, all of them tried.
 The rule, on the pattern as `re` parses it: each character the pattern matches is a
 position (a set of characters); an edge joins two positions that can match one after the
 other, counted once per way the pattern allows (`(a+)+` joins `a` to `a` twice: the inner
-loop and the outer one). The pattern is exponential exactly when some position can be left
-and reached again along two different routes that read the same text: two edges between the
+loop and the outer one). The pattern is reported when some position can be left and
+reached again along two different routes that read the same text: two edges between the
 same positions, or a pair of routes that part and meet again while reading the same
 characters (a cycle through a "same position" pair of the product of the graph with itself).
+Characters are told apart on ASCII, samples of other kinds and those the pattern names; a
+backreference counts as any one character.
 Repetitions of at most `UNROLLED` are written out, so bounded ones such as `(a|a){2}`
 stay polynomial; lookarounds are analysed on their own; an atomic group or a possessive
 repetition never gives back what it matched, so it counts as one opaque position.
