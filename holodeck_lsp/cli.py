@@ -129,7 +129,10 @@ def check(
         if raw == "-":
             if stdin is not None:
                 raise typer.BadParameter("'-' may be given once")
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(context.max_bytes + 1)  # a size limit, as for files
+            if len(data) > context.max_bytes:
+                typer.echo(f"stdin has more than {context.max_bytes:,} bytes", err=True)
+                raise typer.Exit(EXIT_USAGE)
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -159,7 +162,7 @@ def _print_fixes(result: CheckResult, context: ValidationContext) -> int:
     """`--diff`: exit 1 when a fix would change a file, else 0."""
     from holodeck_lsp.check.fixing import fix_files
 
-    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
+    fixed = fix_files([f for f in result.files if f.diagnostics], context)
     for one in fixed:
         sys.stdout.write(one.diff())
     return EXIT_FAILED if fixed else EXIT_OK
@@ -167,15 +170,20 @@ def _print_fixes(result: CheckResult, context: ValidationContext) -> int:
 
 def _apply_fixes(result: CheckResult, context: ValidationContext) -> bool:
     """`--fix`: writes the fixed files; whether any changed."""
-    from holodeck_lsp.check.fixing import fix_files, write_fixed
+    from holodeck_lsp.check.fixing import WriteRefused, fix_files, write_fixed
 
-    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
-    for one in fixed:
-        write_fixed(one)
-    if fixed:
-        count = sum(one.applied for one in fixed)
-        typer.echo(f"fixed {count} problem(s) in {len(fixed)} file(s)", err=True)
-    return bool(fixed)
+    written = []
+    for one in fix_files([f for f in result.files if f.diagnostics], context):
+        try:
+            write_fixed(one)
+        except (WriteRefused, OSError) as exc:
+            typer.echo(f"error: not writing the fixes of {one.file}: {exc}", err=True)
+            continue
+        written.append(one)
+    if written:
+        count = sum(one.applied for one in written)
+        typer.echo(f"fixed {count} problem(s) in {len(written)} file(s)", err=True)
+    return bool(written)
 
 
 @app.command()

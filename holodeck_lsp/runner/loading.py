@@ -14,10 +14,12 @@ from typing import Any
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
+from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
+from holodeck_lsp.validation.project import withheld
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 
@@ -45,8 +47,9 @@ class LoadedSuite:
 class _EnvFiles:
     """Reads files with `${VAR}` substituted, noting every unset variable (HL605)."""
 
-    def __init__(self, env: Mapping[str, str]) -> None:
+    def __init__(self, env: Mapping[str, str], limit: int) -> None:
         self.env = env
+        self.limit = limit  # bytes a file may have
         self.raw: dict[str, str] = {}
         self.unset: dict[str, list[Diagnostic]] = {}
 
@@ -59,9 +62,9 @@ class _EnvFiles:
 
     def overlay(self, path: Path) -> str | None:
         try:
-            raw = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
-            return None
+            raw = read_text(path, self.limit)
+        except NotReadable:
+            return None  # the validation reads it again, and says why it cannot
         return self.text(path, raw)
 
 
@@ -107,29 +110,33 @@ def load_suite(
     path: Path, env: Mapping[str, str] | None = None, user_config: bool = True
 ) -> LoadedSuite:
     """Substitute, validate and import; raises `ConfigError` for anything that stops a run."""
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([f"{path}: error: cannot read the agent file: {exc}"]) from None
-    files = _EnvFiles(os.environ if env is None else env)
-    text = files.text(path, raw)
     context = ValidationContext(
-        overlay=files.overlay,
         user_config_dir=Path.home() / ".holodeck" if user_config else None,
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
     )
+    try:
+        raw = read_text(path, context.max_bytes)
+    except NotReadable as exc:
+        why = "does not exist" if exc.problem == "missing" else exc.reason
+        raise ConfigError([f"{path}: error: cannot read the agent file: it {why}"]) from None
+    files = _EnvFiles(os.environ if env is None else env, context.max_bytes)
+    context.overlay = files.overlay
+    text = files.text(path, raw)
     result = validate_text(text, path, context, kind="agent")
+
+    def shown(file: str, ds: list[Diagnostic]) -> tuple[list[Diagnostic], str | None]:
+        """Excerpts show the file as written, never substituted values (secrets), and
+        nothing of a file outside the project."""
+        if file in result.outside:
+            return [withheld(d) for d in ds], None
+        return ds, files.raw.get(file) or files.raw.get(str(Path(file).resolve()))
+
     if files.unset:
-        raise ConfigError([], {f: (ds, files.raw[f]) for f, ds in files.unset.items()})
+        raise ConfigError([], {f: shown(f, ds) for f, ds in files.unset.items()})
     if result.has_errors or result.agent is None:
-        # Excerpts show the file as written, never substituted values (secrets).
-        shown = {
-            file: (ds, files.raw.get(file) or files.raw.get(str(Path(file).resolve())))
-            for file, ds in result.by_file.items()
-            if ds
-        }
-        lines = [] if shown else [f"{path}: error: not an agent file"]
-        raise ConfigError(lines, shown)
+        by_file = {file: shown(file, ds) for file, ds in result.by_file.items() if ds}
+        lines = [] if by_file else [f"{path}: error: not an agent file"]
+        raise ConfigError(lines, by_file)
     graders = import_graders(result.agent, path)
     return LoadedSuite(path, result.agent, graders)
 
@@ -137,8 +144,8 @@ def load_suite(
 def tool_line(path: Path, name: str) -> int | None:
     """The 1-based line of the agent file's tool called ``name`` (for messages)."""
     try:
-        loaded = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        loaded = load_yaml(read_text(path, ValidationContext().max_bytes))
+    except NotReadable:
         return None
     tools = loaded.data.get("tools") if isinstance(loaded.data, dict) else None
     for index, tool in enumerate(tools if isinstance(tools, list) else []):

@@ -13,6 +13,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from holodeck_lsp.named_files import UTF8_WIDEST, NotReadable, read_text
 from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
@@ -31,6 +32,7 @@ SOURCE = "holodeck-lsp"
 # The editor validates on every keystroke and answers queries from whole parses: a file
 # longer than this gets one HL007 (`check` validates up to the core's larger limit).
 MAX_TEXT = 2_000_000
+MAX_BYTES = MAX_TEXT * UTF8_WIDEST  # a file on disk past this cannot be within MAX_TEXT
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -94,8 +96,8 @@ def _read(path: Path, snap: Snapshot) -> str | None:
     if path in snap.others:
         return snap.others[path]
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        return read_text(path, MAX_BYTES)
+    except NotReadable:
         return None
 
 
@@ -152,6 +154,7 @@ def _run(snap: Snapshot) -> Outcome:
         severity_overrides=snap.settings.severity,
         incremental=True,
         max_text=MAX_TEXT,
+        workspace_folders=snap.roots,
     )
     result = validate_text(snap.text, snap.path, context)
     outcome = Outcome(tracked=True, kind=result.kind)

@@ -15,7 +15,8 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.server import gc_pause
+from holodeck_lsp.isolation.children import drop_working_directory
+from holodeck_lsp.server import gc_pause, stdio
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -144,12 +145,17 @@ def tcp_address(text: str) -> tuple[str, int]:
 def serve(host: str | None = None, port: int | None = None) -> None:
     """Run the language server on stdio, or on TCP when a port is given."""
     _configure_logging()
+    # Before anything starts a process or imports lazily: see isolation/ and stdio.py.
+    drop_working_directory()
+    reader, writer = stdio.take_protocol_pipes()
     server = create_server()
     gc_pause.settle_startup()
     if port is not None:
+        reader.close()
+        writer.close()
         server.start_tcp(host or "127.0.0.1", port)
     else:
-        server.start_io()
+        server.start_io(reader, writer)
 
 
 __all__ = ["ROUTES", "create_server", "serve"]

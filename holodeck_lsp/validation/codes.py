@@ -100,6 +100,11 @@ _RULES = (
     Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),
     Rule("HL605", "env-unset", E, "`${VAR}` is not set (reported by `run` only)."),
     Rule("HL606", "vector-store-unknown", W, "`database:` names no vector store of config.yaml."),
+    Rule("HL607", "file-outside-project", W,
+         "A named file lies outside the project: validated, never shown."),
+    Rule("HL608", "file-not-regular", E,
+         "A named file is a FIFO, a device, a socket or a /proc, /sys, /dev file: not read."),
+    Rule("HL609", "file-binary", E, "A file holds NUL bytes: binary, not validated."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -32,11 +32,15 @@ class ConfigFile:
 
 
 def find_config(folder: Path) -> Path | None:
-    """`config.yml` wins over `config.yaml` when both exist."""
+    """`config.yml` wins over `config.yaml` when both exist. A FIFO or a device by that
+    name is found too: reading it is refused with an error (HL608), never attempted."""
     for name in CONFIG_FILE_NAMES:
         candidate = folder / name
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.exists() and not candidate.is_dir():
+                return candidate
+        except OSError:  # a name longer than the file system allows, say
+            continue
     return None
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
 from holodeck_lsp.runner.backends.anthropic_messages import (
     API_VERSION,
     MessagesBackend,
@@ -41,9 +42,9 @@ def system_prompt(agent: Agent, folder: Path) -> str:
         return str(instructions.inline)
     file = folder / str(instructions.file)
     try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BackendConfigError(f"cannot read instructions file {file}: {exc}") from None
+        return read_text(file, MAX_NAMED_BYTES)
+    except NotReadable as exc:
+        raise BackendConfigError(f"cannot read instructions file {file}: it {exc.reason}") from None
 
 
 def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:

@@ -14,6 +14,7 @@ from holodeck_lsp.validation.lints.graders import metric_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
 from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.walk import places
+from holodeck_lsp.validation.named import Project
 
 
 def lint_test_cases(
@@ -21,6 +22,7 @@ def lint_test_cases(
     collector: Collector,
     base: Path,
     ctx: ValidationContext,
+    project: Project,
     tool_names: list[str] | None,
     standalone: bool = True,
 ) -> set[Path]:
@@ -29,14 +31,18 @@ def lint_test_cases(
     for path, exchange in found.exchanges:
         text_rules(path, exchange, collector)
         tool_rules(path, exchange, collector, tool_names)
-        file_rules(path, exchange, collector, base)
+        file_rules(path, exchange, collector, base, project)
     modules = metric_rules(found.metrics, collector, base, ctx, standalone)
     run_difference_rules(logical, found, collector)
     return modules
 
 
 def lint_agent(
-    logical: dict[str, Any], collector: Collector, base: Path, ctx: ValidationContext
+    logical: dict[str, Any],
+    collector: Collector,
+    base: Path,
+    ctx: ValidationContext,
+    project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
-    return lint_test_cases(logical, collector, base, ctx, tools, standalone=False)
+    return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)
