@@ -65,9 +65,11 @@ from holodeck_lsp.runner.resume import ResumeBackend, complete_cases
 from holodeck_lsp.runner.selection import parse_shard, select
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
 from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
+from holodeck_lsp.runner.unapplied import unapplied_warnings
 
 DEFAULT_LLM_TIMEOUT = 60.0
 PARALLEL_ENV = "HOLODECK_PARALLEL_TEST_CASES"
+LLM_TIMEOUT_ENV = "HOLODECK_LLM_TIMEOUT"  # read by HoloDeck below the config files
 
 
 @dataclass
@@ -160,13 +162,19 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
         raise UsageError(str(exc)) from None
 
 
-def _turn_limit(agent: object, options: RunOptions) -> tuple[float, str]:
-    """Seconds per turn, and the setting that chose them (named when a turn times out)."""
+def _turn_limit(
+    suite: LoadedSuite, options: RunOptions, env: Mapping[str, str]
+) -> tuple[float, str]:
+    """Seconds per turn, and the setting that chose them (named when a turn times out):
+    as HoloDeck resolves it, the command line, the agent and its config files, then
+    HOLODECK_LLM_TIMEOUT, then 60 s."""
     if options.llm_timeout is not None:
         return options.llm_timeout, "--llm-timeout"
-    configured = getattr(getattr(agent, "execution", None), "llm_timeout", None)
-    if configured:
-        return float(configured), "execution.llm_timeout"
+    if suite.execution.llm_timeout:
+        return float(suite.execution.llm_timeout), "execution.llm_timeout"
+    raw = env.get(LLM_TIMEOUT_ENV, "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return float(raw), LLM_TIMEOUT_ENV
     return DEFAULT_LLM_TIMEOUT, "the default llm_timeout"
 
 
@@ -187,7 +195,7 @@ def _backend(
     plan = build_backend(agent, suite.folder, options.python_agent, parallelism, env, options.retry)
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
-    timeout, setting = _turn_limit(agent, options)
+    timeout, setting = _turn_limit(suite, options, env)
     backend: Backend = TimedBackend(plan.backend, timeout, setting)
     if resumed is not None:
         recorder = Recorder(who)
@@ -314,8 +322,7 @@ def _judges(
     """Judge models of the selected cases' metrics; their libraries are checked too."""
     metrics = enabled(m for case in cases for turn in case.turns for m in turn.metrics)
     check_libraries(metrics)
-    execution = getattr(suite.agent, "execution", None)
-    timeout = options.llm_timeout or getattr(execution, "llm_timeout", None)
+    timeout, _setting = _turn_limit(suite, options, env)
     return build_panel(
         suite.agent,
         metrics,
@@ -324,7 +331,7 @@ def _judges(
         env=env,
         policy=options.retry,
         parallelism=parallelism,
-        timeout=float(timeout or DEFAULT_LLM_TIMEOUT),
+        timeout=timeout,
         resume=resumed,
     )
 
@@ -421,8 +428,7 @@ def _run(
         shard = _check_options(options)
         suite = load_suite(options.agent_file, env, options.user_config)
         redact.add(model_secrets(suite.agent))
-        execution = getattr(suite.agent, "execution", None)
-        yaml_parallel = getattr(execution, "parallel_test_cases", None)
+        yaml_parallel = suite.execution.parallel_test_cases
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         planned = plan_suite(suite.agent)
         cases = select(planned, options.keywords, shard, options.limit)
@@ -447,6 +453,10 @@ def _run(
     except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError, ReportError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
+    if options.python_agent is None:  # an --agent factory is the agent: the file's are not
+        resolved = suite.agent.model_copy(update={"execution": suite.execution})
+        for warning in unapplied_warnings(resolved):  # config.yaml's execution included
+            err.write(f"warning: {warning}\n")
     events = _event_stream(options, out, suite, cases, redact, closing)
     if options.events == "-":
         out = err  # stdout holds the events alone

@@ -14,6 +14,7 @@ from typing import Any
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
+from holodeck_lsp.models.execution import ExecutionConfig
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
@@ -38,6 +39,9 @@ class LoadedSuite:
     path: Path
     agent: Agent
     graders: dict[str, Callable[..., Any]]
+    # The agent's `execution:` over the config files' (project, then user), as HoloDeck
+    # resolves it; the command line and the environment come on top (see `command.py`).
+    execution: ExecutionConfig = field(default_factory=ExecutionConfig)
 
     @property
     def folder(self) -> Path:
@@ -138,7 +142,13 @@ def load_suite(
         lines = [] if by_file else [f"{path}: error: not an agent file"]
         raise ConfigError(lines, by_file)
     graders = import_graders(result.agent, path)
-    return LoadedSuite(path, result.agent, graders)
+    execution = _execution(result.agent, result.config_execution)
+    return LoadedSuite(path, result.agent, graders, execution)
+
+
+def _execution(agent: Agent, from_configs: dict[str, Any]) -> ExecutionConfig:
+    own = agent.execution.model_dump(exclude_none=True) if agent.execution else {}
+    return ExecutionConfig.model_validate({**from_configs, **own})
 
 
 def tool_line(path: Path, name: str) -> int | None:

@@ -175,6 +175,23 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> list[Origi
     return origins
 
 
+def execution_defaults(configs: list[ConfigFile]) -> dict[str, Any]:
+    """The `execution:` settings of the config files, each from the project's config, else
+    the user's: HoloDeck resolves each field from the command line, the agent, then these
+    (`config/loader.py:resolve_execution_config`), and leaves the agent's own block as it
+    is written."""
+    found: dict[str, Any] = {}
+    for config in reversed(configs):  # the project's config comes last in `configs`
+        model = _validated(config.data) if config.data else None
+        execution = model.execution if model is not None else None
+        if execution is None:
+            continue
+        for name, value in execution.model_dump().items():
+            if value is not None:
+                found.setdefault(name, value)
+    return found
+
+
 def store_references(agent: dict[str, Any]) -> list[tuple[int, str]]:
     """(tool index, name) of each vectorstore tool whose `database:` names a vector store."""
     tools = agent.get("tools")

@@ -20,6 +20,7 @@ from holodeck_lsp.models.test_cases_file import TestCasesFile
 from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
+    execution_defaults,
     find_config,
     merge_config,
     store_references,
@@ -28,6 +29,7 @@ from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
 from holodeck_lsp.validation.documents import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
+from holodeck_lsp.validation.lints.env_comments import env_in_comments
 from holodeck_lsp.validation.lints.stores import unknown_stores
 from holodeck_lsp.validation.named import Project, read_named
 from holodeck_lsp.validation.project import project_root
@@ -54,6 +56,8 @@ class ValidationResult:
     by_file: dict[str, list[Diagnostic]]
     referenced: list[str] = field(default_factory=list)
     agent: Agent | None = None  # the validated model, when the file is a valid agent
+    # `execution:` of the config files (project, else user), below the agent's own block.
+    config_execution: dict[str, Any] = field(default_factory=dict)
     # The Python files its graders live in: a change there may change the diagnostics.
     grader_modules: set[Path] = field(default_factory=set)
     # The folder of its project, and the files it pulled in from outside it (HL607):
@@ -109,6 +113,7 @@ def validate_text(
     result = ValidationResult(file, chosen, by_file, project=project.root)
     if not loaded.parsed:
         return _finish(result, ctx)
+    env_in_comments(doc, collector)
     if chosen == "config":
         _validate_config_doc(doc, collector)
     elif chosen == "test-cases":
@@ -224,7 +229,9 @@ def _validate_agent(
                     related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
                 )
     references = store_references(logical)
-    origins = tuple(merge_config(logical, [c for c in configs if not c.broken]))
+    usable = [c for c in configs if not c.broken]
+    origins = tuple(merge_config(logical, usable))
+    result.config_execution = execution_defaults(usable)
     collector = Collector(logical, _same_doc(doc), by_file, origins)
     if not any(c.broken for c in configs):
         unknown_stores(references, logical, configs, collector)
@@ -311,6 +318,7 @@ def _load_configs(
         config_collector = Collector(loaded.data, _same_doc(cdoc), {cdoc.file: []})
         _yaml_problems(cdoc, loaded, config_collector)
         if loaded.parsed:
+            env_in_comments(cdoc, config_collector)
             _validate_config_doc(cdoc, config_collector)
         diagnostics = config_collector.by_file[cdoc.file]
         broken = any(d.severity == Severity.ERROR for d in diagnostics)
@@ -356,6 +364,7 @@ def _attach_test_cases_file(
     if not loaded.parsed:
         collector.emit(where, "HL602", f"test_cases_file {ref!r} is not valid YAML")
         return None
+    env_in_comments(cases_doc, cases_collector)
     if not loaded.data:  # an empty file is an empty suite
         logical["test_cases"] = []
         return None

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from holodeck_lsp.validation.lints.backtracking import backtracks_exponentially
-from holodeck_lsp.validation.lints.tools import BACKTRACKING
+from holodeck_lsp.validation.lints.matchers import BACKTRACKING
 from tests.runner.helpers import invoke, write
 from tests.server.lsp_client import FIXTURES, diag, open_doc, push_capabilities, start, stop
 

@@ -82,10 +82,19 @@ def build_backend(
         return BackendPlan(PythonBackend(factory))
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
-    openai = getattr(agent, "openai", None)
-    max_calls = getattr(openai, "max_turns", None) or 20
-    backend = model_backend(agent.model, prompt, tools, max_calls, parallelism, env, policy)
+    backend = model_backend(
+        agent.model, prompt, tools, max_model_calls(agent), parallelism, env, policy
+    )
     return BackendPlan(backend, warnings, tools)
+
+
+def max_model_calls(agent: Agent) -> int:
+    """Model requests per turn: `max_turns` of the block HoloDeck's backend for this
+    provider reads (`claude:` for anthropic and ollama, which it runs on the Claude Agent
+    SDK; `openai:` otherwise), 20 when unset."""
+    claude_backend = agent.model.provider in (ProviderEnum.ANTHROPIC, ProviderEnum.OLLAMA)
+    block = getattr(agent, "claude" if claude_backend else "openai", None)
+    return getattr(block, "max_turns", None) or 20
 
 
 def model_backend(

@@ -11,6 +11,7 @@ from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
+from holodeck_lsp.validation.lints.lax_values import lax_value_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
 from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.walk import places
@@ -34,6 +35,7 @@ def lint_test_cases(
         file_rules(path, exchange, collector, base, project)
     modules = metric_rules(found.metrics, collector, base, ctx, standalone)
     run_difference_rules(logical, found, collector)
+    lax_value_rules(logical, found, collector)
     return modules
 
 

@@ -1,5 +1,5 @@
 """Expected tools and their argument matchers: what HoloDeck accepts but never matches
-as written (HL304, HL306, HL307, HL405), or matches in exponential time (HL406)."""
+as written (HL304, HL306, HL307, HL405, HL407, HL408)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import MATCHER_KEYS
 from holodeck_lsp.validation.collector import Collector
-from holodeck_lsp.validation.lints.backtracking import backtracks_exponentially
+from holodeck_lsp.validation.lints.matchers import matcher_rules
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _PLAIN_ARG = re.compile(r"[^.\[\]]+")
@@ -37,12 +37,13 @@ def tool_rules(
                 )
             args = entry.get("args")
             if isinstance(args, dict):
-                for key, spec in args.items():
+                for key, expected in args.items():
                     at = (*path, "expected_tools", j, "args", key)
                     problem = _arg_key_problem(key)
                     if problem is not None:
                         collector.emit(at, "HL405", problem, part="key")
-                    _backtracking(at, spec, collector)
+                    if isinstance(expected, dict) and len(expected) == 1:
+                        matcher_rules(at, expected, collector)
         if name == "":
             collector.emit(
                 _name_at(path, j, entry), "HL306", "an empty tool name matches every tool call"
@@ -60,19 +61,6 @@ def tool_rules(
                 f"no tool of this agent has a name containing {name!r} "
                 f"(tools: {', '.join(tool_names) or 'none'})",
             )
-
-
-BACKTRACKING = (
-    "this regex can backtrack exponentially: a repetition in it can match the same text in "
-    "more than one way (as in `(a+)+` or `(a|a)*`), so a value that almost matches makes "
-    "`re` try every way; `run` gives up on such a match at its time limit"
-)
-
-
-def _backtracking(at: YamlPath, spec: Any, collector: Collector) -> None:
-    pattern = spec.get("regex") if isinstance(spec, dict) and len(spec) == 1 else None
-    if isinstance(pattern, str) and backtracks_exponentially(pattern):
-        collector.emit((*at, "regex"), "HL406", BACKTRACKING)
 
 
 def _name_at(path: YamlPath, j: int, entry: Any) -> YamlPath:
