@@ -139,6 +139,11 @@ def read_text(path: Path, limit: int) -> str:
         ) from None
 
 
+def read_bytes(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; raises NotReadable."""
+    return bytes(_read(path, limit))
+
+
 def _too_large(size: int, limit: int) -> NotReadable:
     return NotReadable("too-large", f"has {size:,} bytes, over the limit of {limit:,}")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_lsp.check.changed import triage
 from holodeck_lsp.check.files import yaml_files
 from holodeck_lsp.check.results import CheckResult, FileResult
 from holodeck_lsp.named_files import NotReadable, read_text, resolve
@@ -109,7 +110,8 @@ def check_paths(
                 if hidden:
                     seen[file].text, seen[file].project = None, None
             else:
-                shown = None if hidden else text if file == str(path) else _side_text(file)
+                own = file == str(path)
+                shown = None if hidden else text if own else _text_or_none(Path(file), options)
                 project = None if hidden else validation.project
                 seen[file] = FileResult(file, list(diagnostics), shown, project)
         if outside is not None:
@@ -118,12 +120,6 @@ def check_paths(
             seen[str(path)].diagnostics.insert(0, _whole_file("HL607", message))
         reached.update(validation.referenced)
 
-    def _side_text(file: str) -> str | None:
-        try:
-            return options.context.read(Path(file))
-        except NotReadable:
-            return None
-
     if stdin is not None:
         name, text = stdin
         run(Path(name), text)
@@ -131,14 +127,19 @@ def check_paths(
     for path in ordered:
         if str(path) in seen and path in scanned:
             continue
-        try:
-            text = read_text(path, limit)
-        except NotReadable as exc:
-            if exc.problem in _WHOLE_FILE_CODES:
-                seen[str(path)] = _refused(path, exc)
-            else:
-                result.unreadable.append((str(path), _unreadable(exc)))
-            continue
+        # `--diff`: the text its fixes would give, in place of the file.
+        overlaid = options.context.overlay(_key(path))
+        if overlaid is not None:
+            text = overlaid
+        else:
+            try:
+                text = read_text(path, limit)
+            except NotReadable as exc:
+                if exc.problem in _WHOLE_FILE_CODES:
+                    seen[str(path)] = _refused(path, exc)
+                else:
+                    result.unreadable.append((str(path), _unreadable(exc)))
+                continue
         if str(path) in reached and path in scanned:
             continue
         project = project_root(path, options.context.workspace_folders)
@@ -149,3 +150,57 @@ def check_paths(
 
 def _unreadable(exc: NotReadable) -> str:
     return "no such file or folder" if exc.problem == "missing" else exc.reason
+
+
+def check_changed(paths: list[Path], options: CheckOptions) -> CheckResult:
+    """`--changed-files`: agents and stand-alone suites checked as named, a file an agent
+    pulls in checked through that agent (its diagnostics reported), the rest skipped."""
+    sorted_ = triage(paths, options.patterns, options.context.max_bytes)
+    result = check_paths(sorted_.direct, options)
+    reported = {_key(Path(f.file)) for f in result.files}
+    validations: dict[Path, dict[Path, list[Diagnostic]]] = {}
+    for changed, agents in sorted_.through.items():
+        key = _key(changed)
+        if key in reported:
+            continue  # an agent checked as named already reported it
+        diagnostics: list[Diagnostic] = []
+        for agent in agents:
+            if agent not in validations:
+                validations[agent] = _validate_agent(agent, options)
+            found = validations[agent].get(key, [])
+            diagnostics.extend(d for d in found if d not in diagnostics)
+        diagnostics.sort(key=Diagnostic.sort_key)
+        project = project_root(changed, options.context.workspace_folders)
+        shown = not is_outside(changed, project)
+        text = _text_or_none(changed, options) if shown else None
+        result.files.append(FileResult(str(changed), diagnostics, text, project if shown else None))
+        reported.add(key)
+    return result
+
+
+def _key(path: Path) -> Path:
+    """One name per file, however a path to it is spelled."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return path
+
+
+def _validate_agent(agent: Path, options: CheckOptions) -> dict[Path, list[Diagnostic]]:
+    """The diagnostics of an agent's validation, by the resolved path of each file."""
+    text = _text_or_none(agent, options)
+    if text is None:
+        return {}
+    validation = validate_text(text, agent, options.context, kind="agent")
+    return {
+        _key(Path(file)): [withheld(d) for d in ds] if file in validation.outside else ds
+        for file, ds in validation.by_file.items()
+    }
+
+
+def _text_or_none(path: Path, options: CheckOptions) -> str | None:
+    try:
+        return options.context.read(path)
+    except NotReadable:
+        return None
+

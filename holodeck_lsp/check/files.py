@@ -14,7 +14,7 @@ from pathlib import Path
 
 from holodeck_lsp.named_files import NotReadable, regular_file, resolve
 from holodeck_lsp.validation.documents import YAML_SUFFIXES
-from holodeck_lsp.validation.project import is_outside, project_of_folder
+from holodeck_lsp.validation.project import is_outside, project_of_folder, repository_root
 
 _SKIP_DIRS = {
     ".git",
@@ -76,3 +76,13 @@ def _inside(link: Path, top: Path) -> bool:
         return resolve(link).is_relative_to(top)
     except NotReadable:
         return False
+
+
+def name_in_repository(path: Path) -> str:
+    """``path`` as git names it in a diff: relative to the repository root, else to the
+    current folder when below it, else absolute (links are not followed)."""
+    absolute = Path(os.path.abspath(path))
+    root = repository_root(absolute.parent) or Path.cwd()
+    if absolute.is_relative_to(root):
+        return absolute.relative_to(root).as_posix()
+    return absolute.as_posix()

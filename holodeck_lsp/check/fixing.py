@@ -16,6 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_lsp.check.files import name_in_repository
 from holodeck_lsp.check.results import FileResult
 from holodeck_lsp.editing.fixes import fixes_for
 from holodeck_lsp.editing.text_edits import Text, TextEdit, apply
@@ -34,11 +35,15 @@ class FixedFile:
     project: Path | None = None  # the only folder it may be written in
 
     def diff(self) -> str:
+        """A unified diff with git's headers: `a/PATH`, `b/PATH` from the repository root
+        (`git apply`, `patch -p1` there); an absolute path outside any is named as is."""
+        name = name_in_repository(Path(self.file))
+        relative = not Path(name).is_absolute()
         lines = difflib.unified_diff(
             self.before.splitlines(keepends=True),
             self.after.splitlines(keepends=True),
-            fromfile=f"a/{self.file}",
-            tofile=f"b/{self.file}",
+            fromfile=f"a/{name}" if relative else name,
+            tofile=f"b/{name}" if relative else name,
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 

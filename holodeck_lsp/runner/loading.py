@@ -6,6 +6,7 @@ configuration error), then the file is validated, then graders are really import
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
-from holodeck_lsp.validation.diagnostics import Diagnostic, Range
+from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 from holodeck_lsp.validation.project import withheld
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
@@ -32,6 +33,21 @@ class ConfigError(Exception):
 
     lines: list[str] = field(default_factory=list)
     diagnostics: dict[str, tuple[list[Diagnostic], str | None]] = field(default_factory=dict)
+
+
+# HoloDeck loads these, so `check` warns; `holodeck test` then fails before its first
+# reply, and so does `run`: here they are errors.
+STOP_THE_RUN = frozenset({"HL610", "HL611", "HL612"})
+
+
+def _as_run_sees_them(by_file: dict[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+    return {
+        file: [
+            dataclasses.replace(d, severity=Severity.ERROR) if d.code in STOP_THE_RUN else d
+            for d in ds
+        ]
+        for file, ds in by_file.items()
+    }
 
 
 @dataclass
@@ -137,10 +153,12 @@ def load_suite(
 
     if files.unset:
         raise ConfigError([], {f: shown(f, ds) for f, ds in files.unset.items()})
-    if result.has_errors or result.agent is None:
-        by_file = {file: shown(file, ds) for file, ds in result.by_file.items() if ds}
-        lines = [] if by_file else [f"{path}: error: not an agent file"]
-        raise ConfigError(lines, by_file)
+    by_file = _as_run_sees_them(result.by_file)
+    stops = any(d.severity == Severity.ERROR for ds in by_file.values() for d in ds)
+    if stops or result.agent is None:
+        shown_files = {file: shown(file, ds) for file, ds in by_file.items() if ds}
+        lines = [] if shown_files else [f"{path}: error: not an agent file"]
+        raise ConfigError(lines, shown_files)
     graders = import_graders(result.agent, path)
     execution = _execution(result.agent, result.config_execution)
     return LoadedSuite(path, result.agent, graders, execution)

@@ -115,6 +115,11 @@ _RULES = (
     Rule("HL608", "file-not-regular", E,
          "A named file is a FIFO, a device, a socket or a /proc, /sys, /dev file: not read."),
     Rule("HL609", "file-binary", E, "A file holds NUL bytes: binary, not validated."),
+    Rule("HL610", "response-format-missing", W,
+         "The `response_format` schema file does not exist."),
+    Rule("HL611", "response-format-not-json", W,
+         "The `response_format` schema file does not hold a JSON object."),
+    Rule("HL612", "response-format-not-schema", W, "`response_format` is not a JSON Schema."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -20,7 +20,7 @@ from holodeck_lsp.validation.diagnostics import Diagnostic
 
 
 @lru_cache(maxsize=256)
-def _repository_root(folder: Path) -> Path | None:
+def repository_root(folder: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         try:
             if os.path.lexists(candidate / ".git"):  # a folder, or a worktree's file
@@ -41,7 +41,7 @@ def project_of_folder(folder: Path, workspace_folders: Iterable[Path] = ()) -> P
     for workspace in workspace_folders:
         if where.is_relative_to(os.path.abspath(workspace)):
             return _resolved(workspace)
-    return _resolved(_repository_root(where) or where)
+    return _resolved(repository_root(where) or where)
 
 
 def _resolved(folder: Path) -> Path:

@@ -21,8 +21,9 @@ LAYERS = [
     # isolation: keeping the workspace's modules off the import path (child interpreters,
     # the standard-library guard), under everything that starts Python or imports user code
     {"named_files", "isolation"},
-    # graders: static resolution and the isolated import; exit_codes: one table, no imports
-    {"models", "graders", "exit_codes"},
+    # graders: static resolution and the isolated import; exit_codes: one table, no imports;
+    # install_hints: how to install an extra, one sentence
+    {"models", "graders", "exit_codes", "install_hints"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},

@@ -113,6 +113,7 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
                 "type": "object",
                 "properties": {"item": {"type": "string"}, "year": {"type": "string"}},
                 "required": ["item", "year"],
+                "additionalProperties": False,
             },
         },
     }

@@ -41,7 +41,10 @@ def test_fix_writes_nothing_outside_the_project(tmp_path: Path) -> None:
     write(root / "linked.agent.yaml", AGENT + "test_cases_file: cases.yaml\n")
     (root / "cases.yaml").symlink_to(linked)
     code, out, err = check("--diff", root)
-    assert (code, out, err) == (0, "", "")  # no fix offered for a file not shown
+    # No fix offered for a file not shown (no patch on stdout); its errors are still
+    # reported (on stderr, beside a patch) and fail the check.
+    assert (code, out) == (1, "")
+    assert "HL103" in err and "would fix" not in err
     code, out, err = check("--fix", root)
     assert code == 1, out  # the errors out there are still reported
     assert err == ""

@@ -54,3 +54,38 @@ def test_every_corpus_yaml_validates_without_error_when_named_explicitly() -> No
         if d.severity == Severity.ERROR
     ]
     assert errors == []
+
+
+def test_hl510_on_holodeck_init_templates_only_where_holodeck_test_refuses_them() -> None:
+    """`holodeck init`'s templates (rendered by HoloDeck 0.7.1 in the corpus): those with a
+    standard metric judge it with `evaluations.model`, which has an `endpoint` only for
+    azure_openai; `holodeck test` exits 2 on the others (ConfigError: "Azure AI metrics
+    require 'endpoint' and 'api_key'"), so HL510 warns there, and only there."""
+    rendered = CORPUS / "holodeck" / "rendered-templates"
+    result = check_paths([rendered], CheckOptions(ValidationContext(user_config_dir=None)))
+    warned = {
+        Path(f.file).parent.name: d.message
+        for f in result.files
+        for d in f.diagnostics
+        if d.code == "HL510"
+    }
+    expected = {
+        f"{template}-{variant}"
+        for template in ("customer-support", "research")
+        for variant in (
+            "anthropic-chromadb",
+            "ollama-chromadb",
+            "ollama-in-memory-nomcp",
+            "openai-chromadb",
+            "openai-in-memory",
+            "openai-pinecone",
+            "openai-postgres",
+            "openai-qdrant",
+        )
+    }
+    assert set(warned) == expected
+    assert warned["customer-support-openai-in-memory"] == (
+        "`holodeck test` refuses to start (exit 2) when the model of a standard metric "
+        "(groundedness, bleu) has no `endpoint`; give that model both `endpoint` and "
+        "`api_key` to run the file there (evaluations.model)"
+    )

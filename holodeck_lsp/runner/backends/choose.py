@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
 from holodeck_lsp.runner.backends.openai_chat import ChatBackend, ChatSettings
 from holodeck_lsp.runner.backends.python_agent import PythonBackend
+from holodeck_lsp.runner.backends.reasoning import service_effort
+from holodeck_lsp.runner.backends.structured import OutputSchema, load_output_schema
 from holodeck_lsp.runner.backends.targets import (
     BackendConfigError as BackendConfigError,  # raised by build_backend: callers catch it here
 )
@@ -54,7 +57,12 @@ def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:
     model = agent.model
     prompt = hashlib.sha256(system_prompt(agent, folder).encode()).hexdigest()[:16]
     tools = ",".join(sorted(t.name for t in agent.tools or []))
-    return f"{model.provider.value}:{model.name}:{prompt}:{tools}"
+    who = f"{model.provider.value}:{model.name}:{prompt}:{tools}"
+    output = load_output_schema(agent.response_format, folder)
+    if output is None:
+        return who  # as before structured output was sent: older recordings still match
+    schema = json.dumps(output.schema, sort_keys=True, separators=(",", ":"))
+    return f"{who}:schema={hashlib.sha256(schema.encode()).hexdigest()[:16]}"
 
 
 def load_tools(agent: Agent, folder: Path) -> tuple[ToolBox, list[str]]:
@@ -80,10 +88,12 @@ def build_backend(
         except ImportFailure as exc:
             raise BackendConfigError(f"--agent {python_agent}: {exc}") from None
         return BackendPlan(PythonBackend(factory))
+    output = load_output_schema(agent.response_format, folder)
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
+    effort = service_effort(getattr(agent.openai, "effort", None))
     backend = model_backend(
-        agent.model, prompt, tools, max_model_calls(agent), parallelism, env, policy
+        agent.model, prompt, tools, max_model_calls(agent), parallelism, env, policy, output, effort
     )
     return BackendPlan(backend, warnings, tools)
 
@@ -105,8 +115,12 @@ def model_backend(
     parallelism: int,
     env: Mapping[str, str],
     policy: RetryPolicy | None,
+    output: OutputSchema | None = None,
+    effort: str | None = None,
 ) -> Backend:
-    """A live backend for one model: the agent's, or a judge's (no tools, one call)."""
+    """A live backend for one model: the agent's, or a judge's (no tools, one call).
+    ``output`` is the agent's response_format, ``effort`` its reasoning effort (OpenAI's
+    value)."""
     connections = max(parallelism, 4)
     if model.provider is ProviderEnum.ANTHROPIC:
         auth = model.auth_provider
@@ -129,6 +143,7 @@ def model_backend(
             temperature=model.temperature,
             top_p=model.top_p,
             max_model_calls=max_calls,
+            output=output,
         )
         client = JsonClient(
             headers, policy, connections, tls=not messages.url.startswith("http:"), env=env
@@ -143,6 +158,8 @@ def model_backend(
         max_tokens=model.max_tokens,
         top_p=model.top_p,
         max_model_calls=max_calls,
+        reasoning_effort=effort,
+        output=output,
     )
     client = JsonClient(headers, policy, connections, tls=not url.startswith("http:"), env=env)
     return ChatBackend(chat, client, tools)

@@ -15,6 +15,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from holodeck_lsp.install_hints import install_extra
 from holodeck_lsp.models.tools import MCPTool, TransportType
 from holodeck_lsp.runner.tools.base import (
     FunctionSpec,
@@ -27,7 +28,7 @@ from holodeck_lsp.runner.tools.base import (
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
-EXTRA_HINT = "the MCP client is not installed: pip install 'holodeck-lsp[mcp]'"
+EXTRA_HINT = f"the MCP client is not installed: {install_extra('mcp')}"
 START_TIMEOUT = 60.0  # seconds to connect and list tools, unless `timeout:` says otherwise
 STDERR_TAIL_LINES = 20
 CLOSE_TIMEOUT = 15.0

@@ -12,6 +12,7 @@ from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
 from holodeck_lsp.validation.lints.lax_values import lax_value_rules
+from holodeck_lsp.validation.lints.response_format import response_format_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
 from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.walk import places
@@ -47,4 +48,5 @@ def lint_agent(
     project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
+    response_format_rules(logical, collector, base, ctx)
     return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)

@@ -130,5 +130,6 @@ def _incomplete_message(model: dict[str, Any], names: list[str]) -> str:
     metrics_named = ", ".join(dict.fromkeys(names))
     return (
         f"`holodeck test` refuses to start (exit 2) when the model of a standard metric "
-        f"({metrics_named}) has no {missing}; give it both to run the file there"
+        f"({metrics_named}) has no {missing}; give that model both `endpoint` and "
+        "`api_key` to run the file there"
     )
