@@ -135,7 +135,9 @@ def _finish(result: ValidationResult, ctx: ValidationContext) -> ValidationResul
                     continue
                 d = Diagnostic(d.range, severity, d.code, d.message, d.path, d.related, d.data)
             adjusted.append(d)
-        result.by_file[file] = sorted(set(adjusted), key=Diagnostic.sort_key)
+        # dict.fromkeys: duplicates dropped, ties kept in the order they were found (a set
+        # would order them by hash, which changes from process to process)
+        result.by_file[file] = sorted(dict.fromkeys(adjusted), key=Diagnostic.sort_key)
     return result
 
 
