@@ -134,7 +134,7 @@ def check(
     gc.disable()
     from holodeck_lsp.check.checker import CheckOptions, check_changed, check_paths
     from holodeck_lsp.check.formats import TextFormat
-    from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
+    from holodeck_lsp.validation.file_kinds import DEFAULT_PATTERNS
     from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])

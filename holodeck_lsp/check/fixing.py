@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from holodeck_lsp.check.files import name_in_repository
+from holodeck_lsp.check.folder_walk import name_in_repository
 from holodeck_lsp.check.results import FileResult
 from holodeck_lsp.editing.fixes import fixes_for
 from holodeck_lsp.editing.text_edits import Text, TextEdit, apply

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_lsp.named_files import NotReadable, regular_file, resolve
-from holodeck_lsp.validation.documents import YAML_SUFFIXES
+from holodeck_lsp.validation.file_kinds import YAML_SUFFIXES
 from holodeck_lsp.validation.project import is_outside, project_of_folder, repository_root
 
 _SKIP_DIRS = {

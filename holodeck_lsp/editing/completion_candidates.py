@@ -27,7 +27,7 @@ from holodeck_lsp.editing.field_docs import (
 from holodeck_lsp.editing.model_roots import ROOTS, logical_path
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.test_case import MATCHER_KEYS, ExpectedTool, TestCaseModel, Turn
-from holodeck_lsp.validation.documents import Kind
+from holodeck_lsp.validation.file_kinds import Kind
 from holodeck_lsp.validation.model_tree import models_in, type_at, union_members, unwrap
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 

@@ -10,7 +10,7 @@ from holodeck_lsp.editing.field_docs import field_doc, render
 from holodeck_lsp.editing.model_roots import ROOTS, logical_path
 from holodeck_lsp.validation.collector import value_at
 from holodeck_lsp.validation.diagnostics import Range
-from holodeck_lsp.validation.documents import Kind
+from holodeck_lsp.validation.file_kinds import Kind
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 

@@ -246,9 +246,9 @@ class CodeMetric(StrictModel):
 
 # Agent-level metrics are told apart by `type`, which must therefore be present there;
 # test-case and turn metrics are a plain union (an entry without `type` is `standard`).
-MetricType = Annotated[
-    EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric, Field(discriminator="type")
-]
+# A metric of any kind, once validated (what the runner plans, scores and reports).
+MetricConfig = EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric
+MetricType = Annotated[MetricConfig, Field(discriminator="type")]
 _KIND_BY_KEY = (("grader", "code"), ("criteria", "geval"), ("metric_type", "rag"))
 
 

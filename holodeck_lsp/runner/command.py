@@ -16,52 +16,51 @@ from holodeck_lsp.exit_codes import EXIT_OK as EXIT_PASSED
 from holodeck_lsp.exit_codes import EXIT_USAGE as EXIT_CONFIG
 from holodeck_lsp.models.llm import ProviderEnum
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport
-from holodeck_lsp.runner.backends.base import Backend
-from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend, identity
-from holodeck_lsp.runner.backends.http import RetryPolicy
-from holodeck_lsp.runner.engine import CaseOutcome, EngineSettings, SuiteState, run_suite
-from holodeck_lsp.runner.evaluators.code import DEFAULT_GRADER_TIMEOUT
-from holodeck_lsp.runner.evaluators.judge import JudgePanel, ledger_line
-from holodeck_lsp.runner.evaluators.preflight import (
+from holodeck_lsp.runner.backends.backend import Backend
+from holodeck_lsp.runner.backends.backend_choice import build_backend, identity
+from holodeck_lsp.runner.collect.focus import focus
+from holodeck_lsp.runner.collect.loading import ConfigError, LoadedSuite, load_suite, tool_line
+from holodeck_lsp.runner.collect.plan import PlannedCase, plan_suite
+from holodeck_lsp.runner.collect.repeat_expansion import expand
+from holodeck_lsp.runner.collect.selection import parse_shard, select
+from holodeck_lsp.runner.collect.unapplied import unapplied_warnings
+from holodeck_lsp.runner.execute.case_runs import EngineSettings, SuiteState, run_suite
+from holodeck_lsp.runner.execute.interrupts import Interrupts
+from holodeck_lsp.runner.execute.metric_preflight import (
     MetricSetupError,
     build_panel,
     check_libraries,
     enabled,
 )
-from holodeck_lsp.runner.events import EventStream, WithEvents
-from holodeck_lsp.runner.exchange import (
+from holodeck_lsp.runner.execute.recording import (
     Recorder,
     RecordingBackend,
     ReplayBackend,
     ReplayFileError,
     ReplayMiss,
     Table,
-    TimedBackend,
     load_replay,
 )
-from holodeck_lsp.runner.focus import focus
-from holodeck_lsp.runner.interrupts import Interrupts
-from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, tool_line
-from holodeck_lsp.runner.output import check_writable
-from holodeck_lsp.runner.plan import PlannedCase, plan_suite
-from holodeck_lsp.runner.progress import Progress, make_progress
-from holodeck_lsp.runner.redaction import Secrets, TerminalStream, activated
-from holodeck_lsp.runner.repeat import combine, expand, parse_pass_rule, repeat_line
-from holodeck_lsp.runner.report import (
-    SUITE_KEY,
-    MergeError,
-    build_report,
-    merge_reports,
-    suite_digest,
-)
-from holodeck_lsp.runner.report_events import ReportError, emit_report, read_report
-from holodeck_lsp.runner.reports import renderer_for, write_reports
-from holodeck_lsp.runner.resume import ResumeBackend, complete_cases
-from holodeck_lsp.runner.secret_sources import config_secrets, environment_secrets
-from holodeck_lsp.runner.selection import parse_shard, select
-from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
-from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
-from holodeck_lsp.runner.unapplied import unapplied_warnings
+from holodeck_lsp.runner.execute.resume import ResumeBackend, complete_cases
+from holodeck_lsp.runner.execute.turn_time_limit import TimedBackend
+from holodeck_lsp.runner.report.console import repeat_line
+from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
+from holodeck_lsp.runner.report.formats import renderer_for, write_reports
+from holodeck_lsp.runner.report.from_report import ReportError, emit_report, read_report
+from holodeck_lsp.runner.report.progress import Progress, make_progress
+from holodeck_lsp.runner.report.shard_merge import MergeError, merge_reports
+from holodeck_lsp.runner.report.test_report import SUITE_KEY, build_report, suite_digest
+from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
+from holodeck_lsp.runner.score.metrics.code_graders import DEFAULT_GRADER_TIMEOUT
+from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel, ledger_line
+from holodeck_lsp.runner.score.rollup import CaseOutcome
+from holodeck_lsp.runner.services.atomic_output import check_writable
+from holodeck_lsp.runner.services.http_client import RetryPolicy
+from holodeck_lsp.runner.services.redaction import Secrets, TerminalStream, activated
+from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
+from holodeck_lsp.runner.services.service_targets import BackendConfigError
+from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolStartError
+from holodeck_lsp.runner.tools.toolbox import PreflightError, ToolBox
 
 DEFAULT_LLM_TIMEOUT = 60.0
 PARALLEL_ENV = "HOLODECK_PARALLEL_TEST_CASES"

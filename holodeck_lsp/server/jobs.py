@@ -18,7 +18,7 @@ from holodeck_lsp.server.capabilities import is_holodeck_language
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
-from holodeck_lsp.validation.documents import (
+from holodeck_lsp.validation.file_kinds import (
     Kind,
     is_config_file,
     looks_like_suite,

@@ -14,13 +14,13 @@ from pygls.exceptions import JsonRpcContentModified
 
 from holodeck_lsp.editing.outline import Symbol
 from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
-from holodeck_lsp.server.documents import Document, Documents
-from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot
+from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
+from holodeck_lsp.server.validation_scheduler import Engine
 from holodeck_lsp.server.worker import ProcessWorker, Worker
-from holodeck_lsp.validation.documents import Kind, matches_patterns
+from holodeck_lsp.validation.file_kinds import Kind, matches_patterns
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

@@ -25,7 +25,7 @@ from pygls.uris import from_fs_path
 
 from holodeck_lsp.server import jobs
 from holodeck_lsp.server.capabilities import ClientFeatures
-from holodeck_lsp.server.documents import Document, Documents
+from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.diagnostics import Diagnostic
 

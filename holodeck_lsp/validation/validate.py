@@ -27,7 +27,7 @@ from holodeck_lsp.validation.config_merge import (
 )
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
-from holodeck_lsp.validation.documents import Kind, kind_of_data
+from holodeck_lsp.validation.file_kinds import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
 from holodeck_lsp.validation.lints.env_comments import env_in_comments
 from holodeck_lsp.validation.lints.stores import unknown_stores

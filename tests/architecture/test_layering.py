@@ -122,11 +122,11 @@ def test_no_import_cycle() -> None:
 
 def test_hover_imports_neither_lints_nor_graders() -> None:
     probe = (
-        "import sys, holodeck_lsp.editing.hover\n"
+        "import sys, holodeck_lsp.editing.hover_text\n"
         "print('\\n'.join(m for m in sys.modules if m.startswith('holodeck_lsp')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
-    assert "holodeck_lsp.editing.hover" in out
+    assert "holodeck_lsp.editing.hover_text" in out
     assert [m for m in out if ".lints" in m or m.startswith("holodeck_lsp.graders")] == []

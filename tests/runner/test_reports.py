@@ -11,7 +11,7 @@ from junitparser import Error, Failure, JUnitXml, Skipped
 
 from holodeck_lsp.models.test_result import MetricResult, ToolInvocation, TurnResult
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.rollup import roll_up_case, summarize
+from holodeck_lsp.runner.score.rollup import roll_up_case, summarize
 from tests.runner.fake_model import (
     Action,
     FakeModelServer,
@@ -454,7 +454,7 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
 def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     import io
 
-    from holodeck_lsp.runner.progress import PlainProgress, RichProgress, make_progress
+    from holodeck_lsp.runner.report.progress import PlainProgress, RichProgress, make_progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -17,19 +17,21 @@ from holodeck_lsp.runner.backends.anthropic_messages import (
     MessagesBackend,
     MessagesSettings,
 )
-from holodeck_lsp.runner.backends.base import Backend
-from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
+from holodeck_lsp.runner.backends.backend import Backend
 from holodeck_lsp.runner.backends.openai_chat import ChatBackend, ChatSettings
 from holodeck_lsp.runner.backends.python_agent import PythonBackend
-from holodeck_lsp.runner.backends.reasoning import service_effort
-from holodeck_lsp.runner.backends.structured import OutputSchema, load_output_schema
-from holodeck_lsp.runner.backends.targets import (
-    BackendConfigError as BackendConfigError,  # raised by build_backend: callers catch it here
+from holodeck_lsp.runner.backends.reasoning_models import service_effort
+from holodeck_lsp.runner.backends.structured_output import OutputSchema, load_output_schema
+from holodeck_lsp.runner.services.http_client import JsonClient, RetryPolicy
+from holodeck_lsp.runner.services.service_targets import (
+    BackendConfigError,
+    api_key,
+    join_url,
+    service_target,
 )
-from holodeck_lsp.runner.backends.targets import api_key, join_url, service_target
-from holodeck_lsp.runner.imports import ImportFailure, import_callable
-from holodeck_lsp.runner.tools.box import ToolBox
+from holodeck_lsp.runner.services.user_imports import ImportFailure, import_callable
 from holodeck_lsp.runner.tools.catalog import build_toolbox
+from holodeck_lsp.runner.tools.toolbox import ToolBox
 
 
 @dataclass

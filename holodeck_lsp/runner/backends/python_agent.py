@@ -16,8 +16,9 @@ from pydantic import ValidationError
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import AgentError, Reply, SessionBroken, TurnRequest
-from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
+from holodeck_lsp.runner.backends.backend import Reply, TurnRequest
+from holodeck_lsp.runner.services.failures import AgentError, SessionBroken
+from holodeck_lsp.runner.services.user_threads import UserCodeExit, describe, in_thread
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_lsp.runner.backends.base import AgentRunFailed
-from holodeck_lsp.runner.backends.targets import BackendConfigError
+from holodeck_lsp.runner.services.failures import AgentRunFailed
+from holodeck_lsp.runner.services.service_targets import BackendConfigError
 from holodeck_lsp.validation.output_schema import MAX_SCHEMA_BYTES, resolve_schema
 
 # The name the schema carries on the wire (the OpenAI Agents SDK's, whatever HoloDeck

@@ -4,7 +4,7 @@ their arguments, metrics (`test_cases[0].turns[1].expected_tools[0].args.b`)."""
 from __future__ import annotations
 
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.runner.plan import PlannedCase
+from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.validation.collector import format_path
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from holodeck_lsp.runner.plan import PlannedCase
+from holodeck_lsp.runner.collect.plan import PlannedCase
 
 
 def focus(cases: list[PlannedCase], case: int | None, up_to_turn: int | None) -> list[PlannedCase]:

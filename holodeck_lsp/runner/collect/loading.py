@@ -17,8 +17,8 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.execution import ExecutionConfig
 from holodeck_lsp.named_files import NotReadable, read_text
-from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
-from holodeck_lsp.runner.imports import ImportFailure, import_callable
+from holodeck_lsp.runner.collect.envsubst import UnsetVariable, substitute
+from holodeck_lsp.runner.services.user_imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 from holodeck_lsp.validation.project import withheld

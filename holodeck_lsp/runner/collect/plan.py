@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.evaluation import MetricConfig
 from holodeck_lsp.models.test_case import ExpectedTool, FileInput, TestCaseModel
-from holodeck_lsp.runner.evaluators.dispatch import AnyMetric
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class PlannedTurn:
     expected_tools: list[str | ExpectedTool] | None
     files: list[FileInput] | None
     retrieval_context: list[str] | None
-    metrics: list[AnyMetric]
+    metrics: list[MetricConfig]
     turn_config: dict[str, Any] | None
 
 
@@ -33,12 +33,12 @@ class PlannedCase:
         return self.name if self.name is not None else f"test_cases[{self.index}]"
 
 
-def agent_metrics(agent: Agent) -> list[AnyMetric]:
+def agent_metrics(agent: Agent) -> list[MetricConfig]:
     evaluations = agent.evaluations
     return list(evaluations.metrics) if evaluations is not None else []
 
 
-def plan_case(index: int, case: TestCaseModel, defaults: list[AnyMetric]) -> PlannedCase:
+def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> PlannedCase:
     """Metric precedence: turn > test case > agent."""
     case_metrics = list(case.evaluations) if case.evaluations is not None else defaults
     if case.turns is None:

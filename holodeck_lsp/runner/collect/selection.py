@@ -6,7 +6,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
-from holodeck_lsp.runner.plan import PlannedCase
+from holodeck_lsp.runner.collect.plan import PlannedCase
 
 MAX_SHARDS = 10_000
 # ASCII digits only, and few of them: int() of "²" fails, of 5,000 digits is refused.

@@ -6,31 +6,31 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, TurnResult
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import (
+from holodeck_lsp.runner.backends.backend import Backend, Reply, Session, TurnRequest
+from holodeck_lsp.runner.collect.field_paths import turn_path
+from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
+from holodeck_lsp.runner.execute.turn_files import with_files
+from holodeck_lsp.runner.score.metrics.code_graders import DEFAULT_GRADER_TIMEOUT
+from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
+from holodeck_lsp.runner.score.metrics.turn_metrics import TurnView, evaluate
+from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
+from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, roll_up_case, single_turn_case
+from holodeck_lsp.runner.score.tool_assertions import (
+    check_tools,
+    expected_as_json,
+    turn_regex_pairs,
+)
+from holodeck_lsp.runner.services.failures import (
     AgentError,
     AgentRunFailed,
-    Backend,
-    Reply,
-    Session,
     TurnFailure,
-    TurnRequest,
     TurnTimeout,
 )
-from holodeck_lsp.runner.evaluators.code import DEFAULT_GRADER_TIMEOUT
-from holodeck_lsp.runner.evaluators.dispatch import TurnView, evaluate
-from holodeck_lsp.runner.evaluators.judge import JudgePanel
-from holodeck_lsp.runner.event_paths import turn_path
-from holodeck_lsp.runner.files import with_files
-from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
-from holodeck_lsp.runner.regex_limit import RegexJudge, Verdicts
-from holodeck_lsp.runner.rollup import roll_up_case, single_turn_case
-from holodeck_lsp.runner.tool_assertions import check_tools, expected_as_json, turn_regex_pairs
 
 _PREFIX = {
     "backend": "backend error: ",
@@ -53,17 +53,6 @@ class EngineSettings:
     # Told of every finished turn, as it finishes, with its regex verdicts (`run --events`).
     on_turn: Callable[[PlannedCase, TurnResult, Verdicts], None] | None = None
     regexes: RegexJudge = field(default_factory=RegexJudge)  # closed by whoever runs
-
-
-@dataclass
-class CaseOutcome:
-    case: PlannedCase
-    result: TestResult
-    execution_errors: int  # turns lost to the model service, not to the agent
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 def _skipped(index: int, turn: PlannedTurn, reason: str, expected: bool = True) -> TurnResult:

@@ -6,29 +6,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric
-from holodeck_lsp.runner.backends.base import Backend
-from holodeck_lsp.runner.backends.choose import BackendConfigError, model_backend
-from holodeck_lsp.runner.backends.http import RetryPolicy
-from holodeck_lsp.runner.evaluators.dispatch import AnyMetric, metric_name
-from holodeck_lsp.runner.evaluators.judge import Channel, JudgePanel, LiveChannel, ReplayChannel
-from holodeck_lsp.runner.evaluators.judged import is_judged
-from holodeck_lsp.runner.evaluators.nlp import MODULES, missing_library
-from holodeck_lsp.runner.evaluators.rubrics import SYSTEM_PROMPT
-from holodeck_lsp.runner.exchange import Recorder, ReplayBackend, Table
-from holodeck_lsp.runner.resume import ResumeChannel
-from holodeck_lsp.runner.tools.box import ToolBox
+from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric, MetricConfig
+from holodeck_lsp.runner.backends.backend import Backend
+from holodeck_lsp.runner.backends.backend_choice import model_backend
+from holodeck_lsp.runner.execute.judge_channels import LiveChannel, ReplayChannel
+from holodeck_lsp.runner.execute.recording import Recorder, ReplayBackend, Table
+from holodeck_lsp.runner.execute.resume import ResumeChannel
+from holodeck_lsp.runner.score.metrics.judge_panel import Channel, JudgePanel
+from holodeck_lsp.runner.score.metrics.judged_metrics import is_judged
+from holodeck_lsp.runner.score.metrics.ngram_overlap import MODULES, missing_library
+from holodeck_lsp.runner.score.metrics.rubrics import SYSTEM_PROMPT
+from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
+from holodeck_lsp.runner.services.http_client import RetryPolicy
+from holodeck_lsp.runner.services.service_targets import BackendConfigError
+from holodeck_lsp.runner.tools.toolbox import ToolBox
 
 
 class MetricSetupError(Exception):
     """A metric of the suite cannot run here; the message says why and what to do."""
 
 
-def enabled(metrics: Iterable[AnyMetric]) -> list[AnyMetric]:
+def enabled(metrics: Iterable[MetricConfig]) -> list[MetricConfig]:
     return [m for m in metrics if m.enabled]
 
 
-def check_libraries(metrics: Iterable[AnyMetric]) -> None:
+def check_libraries(metrics: Iterable[MetricConfig]) -> None:
     """Every n-gram metric used has its library installed."""
     wanted = {m.metric for m in metrics if isinstance(m, EvaluationMetric) and m.metric in MODULES}
     problems = [p for p in (missing_library(name) for name in sorted(wanted)) if p]
@@ -38,7 +40,7 @@ def check_libraries(metrics: Iterable[AnyMetric]) -> None:
 
 def build_panel(
     agent: Agent,
-    metrics: Iterable[AnyMetric],
+    metrics: Iterable[MetricConfig],
     *,
     replay: ReplayBackend | None,
     recorder: Recorder | None,

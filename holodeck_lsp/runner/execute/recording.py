@@ -1,4 +1,4 @@
-"""Wrappers around sessions: the per-turn time limit, recording, and replay.
+"""Record and replay: session wrappers that write every exchange, or answer from them.
 
 An exchange is one turn: the message sent (with the conversation before it) and what came
 back, a reply or a failure. Recording writes exchanges as JSON lines; replay answers from
@@ -7,10 +7,8 @@ them and refuses, loudly, any exchange it has not seen.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +17,13 @@ from pydantic import ValidationError
 from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import (
+from holodeck_lsp.runner.backends.backend import Backend, Reply, Session, TurnRequest
+from holodeck_lsp.runner.services.atomic_output import atomic_write
+from holodeck_lsp.runner.services.failures import (
     FAILURE_KINDS,
-    SERVICE_FAILURES,
-    Backend,
-    BackendError,
-    Reply,
-    Session,
     TurnFailure,
-    TurnRequest,
-    TurnTimeout,
 )
-from holodeck_lsp.runner.output import atomic_write
-from holodeck_lsp.runner.redaction import Secrets, active
+from holodeck_lsp.runner.services.redaction import Secrets, active
 
 
 class ReplayMiss(Exception):
@@ -67,55 +59,6 @@ def _reply_from_json(data: dict[str, Any]) -> Reply:
         usage=TokenUsage.model_validate(usage) if usage else None,
         retrieval=[str(chunk) for chunk in data.get("retrieval") or []],
     )
-
-
-class TimedSession:
-    """Bounds each turn by ``timeout`` seconds; the session itself lives on."""
-
-    def __init__(self, inner: Session, timeout: float, setting: str = "llm_timeout") -> None:
-        self._inner = inner
-        self._timeout = timeout
-        self._setting = setting  # named in the failure: which option set the limit
-
-    def restore(self, message: str, reply: Reply) -> bool:
-        restore = getattr(self._inner, "restore", None)
-        return bool(restore(message, reply)) if restore is not None else False
-
-    async def send(self, turn: TurnRequest) -> Reply:
-        failures: list[str] = []
-        token = SERVICE_FAILURES.set(failures)
-        try:
-            if sys.version_info >= (3, 11):
-                # Unlike wait_for, no extra task per turn.
-                async with asyncio.timeout(self._timeout):
-                    return await self._inner.send(turn)
-            return await asyncio.wait_for(self._inner.send(turn), self._timeout)
-        except (asyncio.TimeoutError, TimeoutError):
-            limit = f"timed out after {self._timeout:g}s ({self._setting})"
-            if failures:
-                # The time went on retries: the service's failure is the news, not the clock.
-                raise BackendError(
-                    f"{failures[-1]} ({limit} while retrying, {len(failures)} failed attempt(s))"
-                ) from None
-            raise TurnTimeout(limit, self._timeout) from None
-        finally:
-            SERVICE_FAILURES.reset(token)
-
-    async def close(self) -> None:
-        await self._inner.close()
-
-
-class TimedBackend:
-    def __init__(self, inner: Backend, timeout: float, setting: str = "llm_timeout") -> None:
-        self._inner = inner
-        self._timeout = timeout
-        self._setting = setting
-
-    async def create_session(self) -> Session:
-        return TimedSession(await self._inner.create_session(), self._timeout, self._setting)
-
-    async def close(self) -> None:
-        await self._inner.close()
 
 
 class Recorder:

@@ -11,15 +11,16 @@ is recorded again, so the new recording is that of an uninterrupted run.
 
 from __future__ import annotations
 
-from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
-from holodeck_lsp.runner.evaluators.judge import Channel, JudgeModel
-from holodeck_lsp.runner.exchange import (
+from holodeck_lsp.runner.backends.backend import Backend, Reply, Session, TurnRequest
+from holodeck_lsp.runner.execute.recording import (
     Recorder,
     Table,
     fingerprint,
     recorded_outcome,
     send_recorded,
 )
+from holodeck_lsp.runner.score.metrics.judge_panel import Channel, JudgeModel
+from holodeck_lsp.runner.services.failures import TurnFailure
 
 
 def complete_cases(table: Table, turns: dict[str, int]) -> set[str]:

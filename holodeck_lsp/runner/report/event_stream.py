@@ -12,18 +12,18 @@ from typing import Any, TextIO
 
 from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.models.evaluation import EvaluationMetric
+from holodeck_lsp.models.evaluation import EvaluationMetric, MetricConfig
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import TestReport, ToolInvocation, TurnResult
-from holodeck_lsp.runner.engine import CaseOutcome, now_iso
-from holodeck_lsp.runner.evaluators.dispatch import TEXT_METRICS, AnyMetric, metric_name
-from holodeck_lsp.runner.event_paths import case_path, metric_paths, text, turn_path
-from holodeck_lsp.runner.matchers import arg_mismatch, mismatch
-from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
-from holodeck_lsp.runner.progress import Progress
-from holodeck_lsp.runner.redaction import Secrets
-from holodeck_lsp.runner.regex_limit import Verdicts
-from holodeck_lsp.runner.tool_assertions import name_only
+from holodeck_lsp.runner.collect.field_paths import case_path, metric_paths, text, turn_path
+from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
+from holodeck_lsp.runner.report.progress import Progress
+from holodeck_lsp.runner.score.arg_matchers import arg_mismatch, mismatch
+from holodeck_lsp.runner.score.metrics.turn_metrics import TEXT_METRICS, metric_name
+from holodeck_lsp.runner.score.regex_limit import Verdicts
+from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso
+from holodeck_lsp.runner.score.tool_assertions import name_only
+from holodeck_lsp.runner.services.redaction import Secrets
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 EVENTS_VERSION = 1
@@ -218,7 +218,7 @@ def metric_events(
             metric_name(turn.metrics[position]) != metric_result.metric_name
         ):
             position += 1
-        metric: AnyMetric | None = turn.metrics[position] if position < len(turn.metrics) else None
+        metric = turn.metrics[position] if position < len(turn.metrics) else None
         path = text(paths[position]) if metric is not None and position < len(paths) else None
         position += 1
         compares = metric is not None and _compares(metric)
@@ -244,7 +244,7 @@ def metric_events(
     return out
 
 
-def _compares(metric: AnyMetric) -> bool:
+def _compares(metric: MetricConfig) -> bool:
     """Whether the metric compares the reply with the turn's `ground_truth`."""
     return isinstance(metric, EvaluationMetric) and metric.metric in TEXT_METRICS
 

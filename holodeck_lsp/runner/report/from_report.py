@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
-from holodeck_lsp.runner.engine import CaseOutcome
-from holodeck_lsp.runner.events import EventStream
-from holodeck_lsp.runner.plan import PlannedCase
-from holodeck_lsp.runner.regex_limit import RegexJudge, Verdicts
-from holodeck_lsp.runner.tool_assertions import turn_regex_pairs
+from holodeck_lsp.runner.collect.plan import PlannedCase
+from holodeck_lsp.runner.report.event_stream import EventStream
+from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
+from holodeck_lsp.runner.score.rollup import CaseOutcome
+from holodeck_lsp.runner.score.tool_assertions import turn_regex_pairs
 
 
 class ReportError(Exception):

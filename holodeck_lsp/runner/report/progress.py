@@ -6,8 +6,8 @@ import sys
 from typing import Any, Protocol, TextIO
 
 from holodeck_lsp.hygiene.controls import visible
-from holodeck_lsp.runner.engine import CaseOutcome
-from holodeck_lsp.runner.plan import PlannedCase
+from holodeck_lsp.runner.collect.plan import PlannedCase
+from holodeck_lsp.runner.score.rollup import CaseOutcome
 
 
 class Progress(Protocol):

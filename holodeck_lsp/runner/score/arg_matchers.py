@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from holodeck_lsp.runner.regex_limit import Verdicts
+from holodeck_lsp.runner.score.regex_limit import Verdicts
 from holodeck_lsp.validation.collector import format_path
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 

@@ -1,4 +1,4 @@
-"""`run --repeat K`: each test case K times in fresh sessions, and how reliably it passed.
+"""`run --repeat K`: the attempts of each test case rolled up, and how reliably it passed.
 
 pass^k (as agent benchmarks such as tau-bench report it) is the chance that k attempts
 drawn from the n run all pass, C(c, k) / C(n, k) for c passed attempts; pass@k, that at
@@ -14,8 +14,7 @@ from math import comb
 from statistics import fmean, pstdev
 
 from holodeck_lsp.models.test_result import RepeatedCase, ScoreSpread, TestResult
-from holodeck_lsp.runner.engine import CaseOutcome
-from holodeck_lsp.runner.plan import PlannedCase
+from holodeck_lsp.runner.score.rollup import CaseOutcome
 
 
 def parse_pass_rule(text: str) -> float:
@@ -39,11 +38,6 @@ def rule_passes(passed: int, attempts: int, share: float) -> bool:
     if share == 0.0:  # any
         return passed > 0
     return passed >= share * attempts - 1e-9
-
-
-def expand(cases: list[PlannedCase], times: int) -> list[PlannedCase]:
-    """Each case ``times`` times in a row: the attempts are independent runs of the case."""
-    return [case for case in cases for _ in range(times)]
 
 
 def _chances(passed: int, attempts: int) -> tuple[dict[str, float], dict[str, float]]:
@@ -114,16 +108,3 @@ def combine(
             )
         )
     return combined, repeats
-
-
-def repeat_line(repeats: list[RepeatedCase]) -> str:
-    """The reliability line printed after the summary."""
-    k = max((r.attempts for r in repeats), default=0)
-    every = sum(r.passed_attempts == r.attempts for r in repeats)
-    some = sum(r.passed_attempts > 0 for r in repeats)
-    flaky = [r.test_name or "?" for r in repeats if r.flaky]
-    line = (
-        f"repeat {k}: {every} of {len(repeats)} test case(s) passed every attempt, "
-        f"{some} at least once; {len(flaky)} flaky"
-    )
-    return line + (f": {', '.join(flaky)}" if flaky else "")

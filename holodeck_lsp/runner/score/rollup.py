@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from statistics import fmean
 
 from holodeck_lsp.models.test_result import (
@@ -12,6 +14,7 @@ from holodeck_lsp.models.test_result import (
     TurnResult,
 )
 from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.runner.collect.plan import PlannedCase
 
 
 def sum_usage(usages: list[TokenUsage | None]) -> TokenUsage | None:
@@ -124,3 +127,14 @@ def summarize(results: list[TestResult], total_duration_ms: int) -> ReportSummar
         metrics_evaluated={k: len(v) for k, v in scores.items()},
         average_scores={k: fmean(v) for k, v in scores.items()},
     )
+
+
+@dataclass
+class CaseOutcome:
+    case: PlannedCase
+    result: TestResult
+    execution_errors: int  # turns lost to the model service, not to the agent
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")

@@ -14,8 +14,8 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.matchers import brief, mismatch, regex_pairs
-from holodeck_lsp.runner.regex_limit import Verdicts
+from holodeck_lsp.runner.score.arg_matchers import brief, mismatch, regex_pairs
+from holodeck_lsp.runner.score.regex_limit import Verdicts
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # The error lines of failed assertions, maybe rolled up with a `[turn N] ` prefix.

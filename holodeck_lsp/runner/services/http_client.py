@@ -16,15 +16,15 @@ from typing import Any
 import httpx
 
 from holodeck_lsp import __version__
-from holodeck_lsp.runner.backends.base import BackendError, SessionBroken, note_service_failure
-from holodeck_lsp.runner.backends.targets import public_url
-from holodeck_lsp.runner.backends.transport import (
+from holodeck_lsp.runner.services.failures import BackendError, SessionBroken, note_service_failure
+from holodeck_lsp.runner.services.http_transport import (
     StaleConnection,
     StreamTransport,
     proxy_configured,
 )
-from holodeck_lsp.runner.redaction import Secrets, active
-from holodeck_lsp.runner.secret_sources import header_secrets
+from holodeck_lsp.runner.services.redaction import Secrets, active
+from holodeck_lsp.runner.services.secret_sources import header_secrets
+from holodeck_lsp.runner.services.service_targets import public_url
 
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 # The request can never succeed with these: the rest of the session would fail the same way.

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import httpx
 
-from holodeck_lsp.runner.redaction import active
+from holodeck_lsp.runner.services.redaction import active
 
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
 _NO_BODY_STATUSES = frozenset({204, 304})

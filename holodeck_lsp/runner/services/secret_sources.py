@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, SecretStr
 
-from holodeck_lsp.runner.backends.targets import url_credentials
+from holodeck_lsp.runner.services.service_targets import url_credentials
 
 # `OPENAI_API_KEY`, `GITHUB_TOKEN`, `db_password`, `connection_string`, `Authorization`...
 SECRET_NAME = re.compile(

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.tools import FunctionTool, MCPTool, TransportType
-from holodeck_lsp.runner.imports import ImportFailure, load_function
-from holodeck_lsp.runner.tools.base import ToolKind
-from holodeck_lsp.runner.tools.box import ToolBox
-from holodeck_lsp.runner.tools.functions import FunctionKind
-from holodeck_lsp.runner.tools.mcp import McpServerKind
-from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds
+from holodeck_lsp.runner.services.user_imports import ImportFailure, load_function
+from holodeck_lsp.runner.tools.function_tools import FunctionKind
+from holodeck_lsp.runner.tools.mcp_servers import McpServerKind
+from holodeck_lsp.runner.tools.retrieval.retrieval_kinds import RetrievalKinds
+from holodeck_lsp.runner.tools.tool_kind import ToolKind
+from holodeck_lsp.runner.tools.toolbox import ToolBox
 
 
 @dataclass

@@ -7,8 +7,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
-from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput, ToolRaised
+from holodeck_lsp.runner.services.user_threads import UserCodeExit, describe, in_thread
+from holodeck_lsp.runner.tools.tool_kind import FunctionSpec, ToolContext, ToolOutput, ToolRaised
 
 _JSON_TYPES = {
     int: "integer",

@@ -17,9 +17,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from holodeck_lsp.install_hints import install_extra
 from holodeck_lsp.models.tools import MCPTool, TransportType
-from holodeck_lsp.runner.redaction import active
-from holodeck_lsp.runner.secret_sources import mapping_secrets
-from holodeck_lsp.runner.tools.base import (
+from holodeck_lsp.runner.services.redaction import active
+from holodeck_lsp.runner.services.secret_sources import mapping_secrets
+from holodeck_lsp.runner.tools.tool_kind import (
     FunctionSpec,
     ToolContext,
     ToolKind,

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.threads import describe
-from holodeck_lsp.runner.tools.base import (
+from holodeck_lsp.runner.services.user_threads import describe
+from holodeck_lsp.runner.tools.tool_kind import (
     FunctionSpec,
     PerCaseKind,
     ToolCallError,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from holodeck_lsp.editing.fixes import Fix, fixes_for, refactors_at
-from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.jobs import SOURCE
+from holodeck_lsp.server.open_documents import Document
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session

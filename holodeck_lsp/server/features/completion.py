@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.editing.completion import CompletionItem, complete
+from holodeck_lsp.editing.completion_candidates import CompletionItem, complete
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.validation.documents import kind_of_text
+from holodeck_lsp.validation.file_kinds import kind_of_text
 
 _KINDS = {
     "key": types.CompletionItemKind.Property,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.editing.hover import hover_at
+from holodeck_lsp.editing.hover_text import hover_at
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.validation.documents import kind_of_text
+from holodeck_lsp.validation.file_kinds import kind_of_text
 
 
 async def hover(session: Session, params: types.HoverParams) -> types.Hover | None:

@@ -8,7 +8,7 @@ from typing import Any
 from lsprotocol import types
 
 from holodeck_lsp.server.capabilities import resolve
-from holodeck_lsp.server.documents import uri_path
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.server.settings import Settings, parse_settings

@@ -8,7 +8,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.server.documents import uri_path
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 

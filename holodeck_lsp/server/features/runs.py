@@ -32,7 +32,7 @@ from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
-from holodeck_lsp.server.documents import Document, uri_path
+from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import from_events
 from holodeck_lsp.server.session import Session

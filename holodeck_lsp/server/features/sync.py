@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.server.documents import uri_path
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 

@@ -29,8 +29,8 @@ from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
 from holodeck_lsp.named_files import NotReadable, read_text
-from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import field_ranges

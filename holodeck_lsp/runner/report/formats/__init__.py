@@ -8,11 +8,11 @@ from typing import Any
 
 from holodeck_lsp.hygiene.controls import encodable
 from holodeck_lsp.models.test_result import TestReport
-from holodeck_lsp.runner.output import atomic_write
-from holodeck_lsp.runner.redaction import Secrets, map_strings
-from holodeck_lsp.runner.reports.html import render_html
-from holodeck_lsp.runner.reports.junit import render_junit
-from holodeck_lsp.runner.reports.markdown import render_markdown
+from holodeck_lsp.runner.report.formats.html_report import render_html
+from holodeck_lsp.runner.report.formats.junit_xml import render_junit
+from holodeck_lsp.runner.report.formats.markdown_report import render_markdown
+from holodeck_lsp.runner.services.atomic_output import atomic_write
+from holodeck_lsp.runner.services.redaction import Secrets, map_strings
 
 # Fields HoloDeck's report does not have: written only when they say something, so a
 # complete run's report stays one HoloDeck reads.

@@ -19,7 +19,7 @@ from holodeck_lsp.models.test_result import (
     ToolInvocation,
     TurnResult,
 )
-from holodeck_lsp.runner.matchers import brief
+from holodeck_lsp.runner.score.arg_matchers import brief
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
 # Failed cases are open; `content-visibility` spares the browser laying out those off

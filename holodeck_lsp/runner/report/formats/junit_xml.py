@@ -18,8 +18,8 @@ from holodeck_lsp.models.test_result import (
     TestResult,
     TurnResult,
 )
-from holodeck_lsp.runner.reports.markdown import turn_problems
-from holodeck_lsp.runner.tool_assertions import is_assertion_line
+from holodeck_lsp.runner.report.formats.markdown_report import turn_problems
+from holodeck_lsp.runner.score.tool_assertions import is_assertion_line
 
 
 def _excerpt(text: str, limit: int = 60) -> str:

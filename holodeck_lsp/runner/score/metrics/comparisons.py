@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.evaluation import EvaluationMetric
-from holodeck_lsp.runner.redaction import active
+from holodeck_lsp.runner.services.redaction import active
 
 _SPACES = re.compile(r"\s+")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)

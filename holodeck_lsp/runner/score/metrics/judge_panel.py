@@ -1,5 +1,6 @@
-"""Calling judge models: through the runner's own backends, recorded and replayed like the
-agent, retried on a failed call or an unusable reply, and counted apart from the agent."""
+"""Calling judge models: through a channel (`execute/judge_channels.py`: the runner's own
+backends, recorded and replayed like the agent), retried on a failed call or an unusable
+reply, and counted apart from the agent."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from typing import Protocol
 
 from holodeck_lsp.models.llm import LLMProvider
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailure, TurnRequest
-from holodeck_lsp.runner.evaluators.judge_reply import MalformedReply, parse_object
-from holodeck_lsp.runner.evaluators.rubrics import SYSTEM_PROMPT, Rubric, Verdict
-from holodeck_lsp.runner.exchange import Recorder, RecordingSession, ReplayBackend, TimedSession
-from holodeck_lsp.runner.redaction import active
+from holodeck_lsp.runner.backends.backend import Reply, TurnRequest
+from holodeck_lsp.runner.score.metrics.judge_replies import MalformedReply, parse_object
+from holodeck_lsp.runner.score.metrics.rubrics import SYSTEM_PROMPT, Rubric, Verdict
+from holodeck_lsp.runner.services.failures import TurnFailure
+from holodeck_lsp.runner.services.redaction import active
 
 DEFAULT_RETRIES = 1  # when the metric has no `retry_on_failure`
 RAW_LIMIT = 1000  # characters of an unusable reply kept in the metric's error
@@ -54,46 +55,6 @@ class Channel(Protocol):
     ) -> Reply: ...
 
     async def close(self) -> None: ...
-
-
-class LiveChannel:
-    """A fresh one-turn session per request, bounded in time, recorded when asked."""
-
-    def __init__(self, backends: dict[str, Backend], recorder: Recorder | None) -> None:
-        self.backends = backends
-        self.recorder = recorder
-
-    async def ask(
-        self, model: JudgeModel, request: TurnRequest, timeout: float, setting: str
-    ) -> Reply:
-        inner = await self.backends[model.key].create_session()
-        session: Session = TimedSession(inner, timeout, setting)
-        if self.recorder is not None:
-            session = RecordingSession(session, self.recorder.as_agent(model.identity))
-        try:
-            return await session.send(request)
-        finally:
-            await session.close()
-
-    async def close(self) -> None:
-        for backend in self.backends.values():
-            await backend.close()
-
-
-class ReplayChannel:
-    """Answers from the recording the agent replays from; a missing request stops the run."""
-
-    def __init__(self, replay: ReplayBackend) -> None:
-        self.replay = replay
-
-    async def ask(
-        self, model: JudgeModel, request: TurnRequest, timeout: float, setting: str
-    ) -> Reply:
-        session = await self.replay.as_agent(model.identity).create_session()
-        return await session.send(request)
-
-    async def close(self) -> None:
-        return None
 
 
 @dataclass

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, RAGMetric
 from holodeck_lsp.models.test_result import MetricKind, MetricResult, ToolInvocation
-from holodeck_lsp.runner.backends.base import TurnRequest
-from holodeck_lsp.runner.evaluators.judge import DEFAULT_RETRIES, JudgePanel
-from holodeck_lsp.runner.evaluators.rubrics import JudgeInputs, rubric_for
+from holodeck_lsp.runner.backends.backend import TurnRequest
+from holodeck_lsp.runner.score.metrics.judge_panel import DEFAULT_RETRIES, JudgePanel
+from holodeck_lsp.runner.score.metrics.rubrics import JudgeInputs, rubric_for
 
 JudgedMetric = EvaluationMetric | GEvalMetric | RAGMetric
 JUDGED_STANDARD = frozenset({"groundedness", "relevance", "coherence", "fluency"})

@@ -21,12 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, RAGMetric
-from holodeck_lsp.runner.evaluators.judge_reply import (
-    MalformedReply,
-    number,
-    reason,
-    verdicts,
-)
+from holodeck_lsp.runner.score.metrics.judge_replies import MalformedReply, number, reason, verdicts
 
 SYSTEM_PROMPT = (
     "You grade the work of an AI agent for an automated test suite. Follow the grading "

@@ -11,29 +11,34 @@ from holodeck_lsp.models.evaluation import (
     CodeMetric,
     EvaluationMetric,
     GEvalMetric,
+    MetricConfig,
     RAGMetric,
 )
 from holodeck_lsp.models.test_result import MetricResult, ToolInvocation
-from holodeck_lsp.runner.backends.base import TurnRequest
-from holodeck_lsp.runner.evaluators.code import (
+from holodeck_lsp.runner.backends.backend import TurnRequest
+from holodeck_lsp.runner.score.metrics.code_graders import (
     DEFAULT_GRADER_TIMEOUT,
     GraderReturnError,
     make_context,
     run_grader,
 )
-from holodeck_lsp.runner.evaluators.judge import JudgePanel
-from holodeck_lsp.runner.evaluators.judged import is_judged, judge_metric, needs, turn_context
-from holodeck_lsp.runner.evaluators.nlp import SCORERS, MissingLibrary
-from holodeck_lsp.runner.evaluators.rubrics import JudgeInputs
-from holodeck_lsp.runner.evaluators.text import equality, numeric, path_leaf
-from holodeck_lsp.runner.threads import describe
+from holodeck_lsp.runner.score.metrics.comparisons import equality, numeric, path_leaf
+from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
+from holodeck_lsp.runner.score.metrics.judged_metrics import (
+    is_judged,
+    judge_metric,
+    needs,
+    turn_context,
+)
+from holodeck_lsp.runner.score.metrics.ngram_overlap import SCORERS, MissingLibrary
+from holodeck_lsp.runner.score.metrics.rubrics import JudgeInputs
+from holodeck_lsp.runner.services.user_threads import describe
 
-AnyMetric = EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric
 # Metrics that compare the reply with `ground_truth`: they run only where there is one.
 TEXT_METRICS = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
 
 
-def metric_name(metric: AnyMetric) -> str:
+def metric_name(metric: MetricConfig) -> str:
     if isinstance(metric, CodeMetric):
         return metric.display_name
     if isinstance(metric, GEvalMetric):
@@ -71,7 +76,7 @@ class MetricsOutcome:
     execution_errors: int = 0  # judge calls lost to the model service
 
 
-def _result(metric: AnyMetric, start: float, **values: Any) -> MetricResult:
+def _result(metric: MetricConfig, start: float, **values: Any) -> MetricResult:
     values.setdefault("scale", "0-1")
     values.setdefault("retry_count", 0)
     return MetricResult(
@@ -123,7 +128,7 @@ def _overlap(
     return _result(metric, start, score=score, passed=passed, model_used=model)
 
 
-def _applies(metric: AnyMetric, view: TurnView) -> bool:
+def _applies(metric: MetricConfig, view: TurnView) -> bool:
     if not metric.enabled:
         return False
     if isinstance(metric, EvaluationMetric) and metric.metric in TEXT_METRICS:
@@ -137,7 +142,7 @@ def _applies(metric: AnyMetric, view: TurnView) -> bool:
 
 
 async def evaluate(
-    metrics: list[AnyMetric],
+    metrics: list[MetricConfig],
     view: TurnView,
     graders: dict[str, Callable[..., Any]],
     judges: JudgePanel | None = None,
@@ -160,7 +165,7 @@ async def evaluate(
     return out
 
 
-def _record(metric: AnyMetric, result: MetricResult, out: MetricsOutcome) -> None:
+def _record(metric: MetricConfig, result: MetricResult, out: MetricsOutcome) -> None:
     """Keep the result; a metric that could not be computed with fail_on_error stops the
     test case."""
     out.results.append(result)

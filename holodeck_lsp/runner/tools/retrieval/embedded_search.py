@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.tools import DatabaseConfig
-from holodeck_lsp.runner.tools.base import FunctionSpec, ToolCallError, ToolContext
-from holodeck_lsp.runner.tools.embeddings import Embedder, EmbeddingError
-from holodeck_lsp.runner.tools.shared_embedder import SharedEmbedder
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, VectorStore
-from holodeck_lsp.runner.tools.stores.choose import make_store
+from holodeck_lsp.runner.tools.retrieval.embeddings import Embedder, EmbeddingError
+from holodeck_lsp.runner.tools.retrieval.shared_embedder import SharedEmbedder
+from holodeck_lsp.runner.tools.retrieval.stores.store_choice import make_store
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import Chunk, Hit, VectorStore
+from holodeck_lsp.runner.tools.tool_kind import FunctionSpec, ToolCallError, ToolContext
 
 SEARCH_PARAMETERS: dict[str, Any] = {
     "type": "object",

@@ -18,11 +18,15 @@ from typing import Any
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
-from holodeck_lsp.runner.backends.base import TurnFailure
-from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
-from holodeck_lsp.runner.backends.targets import BackendConfigError, public_url, service_target
-from holodeck_lsp.runner.redaction import active
-from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
+from holodeck_lsp.runner.services.failures import TurnFailure
+from holodeck_lsp.runner.services.http_client import JsonClient, RetryPolicy
+from holodeck_lsp.runner.services.redaction import active
+from holodeck_lsp.runner.services.service_targets import (
+    BackendConfigError,
+    public_url,
+    service_target,
+)
+from holodeck_lsp.runner.tools.retrieval.embedding_cache import EmbeddingCache
 
 # Lengths of the vectors of well-known models; others are learnt from the first reply.
 KNOWN_DIMENSIONS = {

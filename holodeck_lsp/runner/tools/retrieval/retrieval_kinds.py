@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
-from holodeck_lsp.runner.tools.base import ToolKind
-from holodeck_lsp.runner.tools.shared_embedder import SharedEmbedder
+from holodeck_lsp.runner.tools.retrieval.shared_embedder import SharedEmbedder
+from holodeck_lsp.runner.tools.tool_kind import ToolKind
 
 
 class RetrievalKinds:
@@ -16,11 +16,11 @@ class RetrievalKinds:
     def make(self, tool: object) -> ToolKind | None:
         """The kind for this YAML tool, or None when it is not a document search tool."""
         if isinstance(tool, VectorstoreTool):
-            from holodeck_lsp.runner.tools.vectorstore import VectorstoreKind
+            from holodeck_lsp.runner.tools.retrieval.vectorstore import VectorstoreKind
 
             return VectorstoreKind(tool, self._embeddings)
         if isinstance(tool, HierarchicalDocumentTool):
-            from holodeck_lsp.runner.tools.hierarchical import HierarchicalKind
+            from holodeck_lsp.runner.tools.retrieval.hierarchical_documents import HierarchicalKind
 
             return HierarchicalKind(tool, self._embeddings)
         return None

@@ -7,10 +7,10 @@ import asyncio
 from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.runner.backends.http import RetryPolicy
-from holodeck_lsp.runner.tools.base import ToolContext
-from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
-from holodeck_lsp.runner.tools.embeddings import Embedder, embedding_target
+from holodeck_lsp.runner.services.http_client import RetryPolicy
+from holodeck_lsp.runner.tools.retrieval.embedding_cache import EmbeddingCache
+from holodeck_lsp.runner.tools.retrieval.embeddings import Embedder, embedding_target
+from holodeck_lsp.runner.tools.tool_kind import ToolContext
 
 CACHE_FOLDER = Path(".holodeck") / "cache"  # under the agent's folder, as HoloDeck's file cache
 

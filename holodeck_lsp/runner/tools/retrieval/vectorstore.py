@@ -14,25 +14,33 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.tools import VectorstoreTool
-from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput, ToolStartError
-from holodeck_lsp.runner.tools.embeddings import EmbeddingError
-from holodeck_lsp.runner.tools.ingest.paragraphs import DEFAULT_CHUNK_SIZE, split_paragraphs
-from holodeck_lsp.runner.tools.ingest.records import load_records
-from holodeck_lsp.runner.tools.ingest.sources import (
-    SourceError,
-    discover,
-    read_text,
-    resolve_source,
-)
-from holodeck_lsp.runner.tools.search_base import (
+from holodeck_lsp.runner.services.user_threads import in_thread
+from holodeck_lsp.runner.tools.retrieval.embedded_search import (
     EmbeddedSearch,
     query_of,
     search_spec,
     shown_path,
 )
-from holodeck_lsp.runner.tools.shared_embedder import SharedEmbedder
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError
+from holodeck_lsp.runner.tools.retrieval.embeddings import EmbeddingError
+from holodeck_lsp.runner.tools.retrieval.ingest.paragraphs import (
+    DEFAULT_CHUNK_SIZE,
+    split_paragraphs,
+)
+from holodeck_lsp.runner.tools.retrieval.ingest.records import load_records
+from holodeck_lsp.runner.tools.retrieval.ingest.sources import (
+    SourceError,
+    discover,
+    read_text,
+    resolve_source,
+)
+from holodeck_lsp.runner.tools.retrieval.shared_embedder import SharedEmbedder
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import Chunk, Hit, StoreError
+from holodeck_lsp.runner.tools.tool_kind import (
+    FunctionSpec,
+    ToolContext,
+    ToolOutput,
+    ToolStartError,
+)
 
 
 def file_chunks(tool: VectorstoreTool, agent_dir: Path) -> list[Chunk]:

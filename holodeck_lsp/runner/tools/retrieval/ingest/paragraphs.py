@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from holodeck_lsp.runner.tools.ingest.tokens import estimate_tokens
+from holodeck_lsp.runner.tools.retrieval.ingest.tokens import estimate_tokens
 
 DEFAULT_CHUNK_SIZE = 512
 # Tried in order until one of them splits a line; None cuts at the middle.

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.tools import VectorstoreTool
-from holodeck_lsp.runner.tools.ingest.sources import SourceError
+from holodeck_lsp.runner.tools.retrieval.ingest.sources import SourceError
 
 STRUCTURED_SUFFIXES = frozenset({".csv", ".json", ".jsonl"})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from holodeck_lsp.runner.tools.ingest.tokens import CHARS_PER_TOKEN, estimate_tokens
+from holodeck_lsp.runner.tools.retrieval.ingest.tokens import CHARS_PER_TOKEN, estimate_tokens
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)

@@ -10,8 +10,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, describe, similarity
+from holodeck_lsp.runner.services.user_threads import in_thread
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
+    Chunk,
+    Hit,
+    StoreError,
+    describe,
+    similarity,
+)
 
 BATCH = 500
 

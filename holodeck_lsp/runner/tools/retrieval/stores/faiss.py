@@ -7,8 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from holodeck_lsp.runner.threads import in_thread
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, describe, similarity, unit
+from holodeck_lsp.runner.services.user_threads import in_thread
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
+    Chunk,
+    Hit,
+    describe,
+    similarity,
+    unit,
+)
 
 
 class FaissStore:

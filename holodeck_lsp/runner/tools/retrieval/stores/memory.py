@@ -9,7 +9,7 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, similarity, unit
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import Chunk, Hit, similarity, unit
 
 
 class MemoryStore:

@@ -7,7 +7,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, StoreError, describe, similarity
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
+    Chunk,
+    Hit,
+    StoreError,
+    describe,
+    similarity,
+)
 
 
 def _literal(vector: Sequence[float]) -> str:

@@ -9,7 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from holodeck_lsp.runner.tools.stores.base import Chunk, Hit, describe, similarity
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
+    Chunk,
+    Hit,
+    describe,
+    similarity,
+)
 
 BATCH = 256
 

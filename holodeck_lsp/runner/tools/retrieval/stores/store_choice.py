@@ -13,7 +13,7 @@ from typing import Any
 
 from holodeck_lsp.install_hints import install_extra
 from holodeck_lsp.models.tools import DatabaseConfig
-from holodeck_lsp.runner.tools.stores.base import StoreError, VectorStore
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import StoreError, VectorStore
 
 # provider -> (the modules it needs, the extra that installs them)
 EXTRAS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -62,7 +62,7 @@ def make_store(database: DatabaseConfig | str | None, agent_dir: Path) -> Vector
     client library."""
     if database is None or isinstance(database, str):
         # A name config.yaml does not define: in memory, as HoloDeck does (check warns HL606).
-        from holodeck_lsp.runner.tools.stores.memory import MemoryStore
+        from holodeck_lsp.runner.tools.retrieval.stores.memory import MemoryStore
 
         return MemoryStore()
     provider = database.provider
@@ -79,21 +79,21 @@ def make_store(database: DatabaseConfig | str | None, agent_dir: Path) -> Vector
     connection = secret.get_secret_value() if secret is not None else None
     path = _path(options, agent_dir)
     if provider == "chromadb":
-        from holodeck_lsp.runner.tools.stores.chroma import ChromaStore
+        from holodeck_lsp.runner.tools.retrieval.stores.chroma import ChromaStore
 
         return ChromaStore(connection, path, options)
     if provider == "qdrant":
-        from holodeck_lsp.runner.tools.stores.qdrant import QdrantStore
+        from holodeck_lsp.runner.tools.retrieval.stores.qdrant import QdrantStore
 
         return QdrantStore(connection, path, options)
     if provider == "postgres":
-        from holodeck_lsp.runner.tools.stores.postgres import PostgresStore
+        from holodeck_lsp.runner.tools.retrieval.stores.postgres import PostgresStore
 
         return PostgresStore(connection, options)
     if provider == "faiss":
-        from holodeck_lsp.runner.tools.stores.faiss import FaissStore
+        from holodeck_lsp.runner.tools.retrieval.stores.faiss import FaissStore
 
         return FaissStore(path)
-    from holodeck_lsp.runner.tools.stores.memory import MemoryStore
+    from holodeck_lsp.runner.tools.retrieval.stores.memory import MemoryStore
 
     return MemoryStore()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from holodeck_lsp.runner.redaction import active
+from holodeck_lsp.runner.services.redaction import active
 
 
 @dataclass(frozen=True)
