@@ -357,8 +357,7 @@ def run(
     ] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
-    from holodeck_lsp.runner.command import RunOptions
-    from holodeck_lsp.runner.command import run as run_suite
+    from holodeck_lsp.runner.command import RunOptions, run_command
 
     options = RunOptions(
         agent_file=agent_file,
@@ -384,7 +383,7 @@ def run(
         up_to_turn=up_to_turn,
         from_report=from_report,
     )
-    raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
+    raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
 
 
 @app.command()
@@ -402,9 +401,9 @@ def merge(
     ] = False,
 ) -> None:
     """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
-    from holodeck_lsp.runner.command import merge as merge_reports
+    from holodeck_lsp.runner.command import merge_command
 
-    code = merge_reports(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
+    code = merge_command(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
     raise typer.Exit(code)
 
 

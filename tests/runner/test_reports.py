@@ -461,12 +461,12 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
             return True
 
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
-    from holodeck_lsp.runner.command import RunOptions, run
+    from holodeck_lsp.runner.command import RunOptions, run_command
 
     screen = Terminal()
     assert isinstance(make_progress(False, screen), RichProgress)
     assert isinstance(make_progress(False, io.StringIO()), PlainProgress)
-    code = run(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
+    code = run_command(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
     assert code == 1
     text = screen.getvalue()
     assert "FAIL  mixed (4 turns" in text and "test cases" in text and "2/2" in text

@@ -17,7 +17,7 @@ from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import TestReport, ToolInvocation, TurnResult
 from holodeck_lsp.runner.collect.field_paths import case_path, metric_paths, text, turn_path
 from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
-from holodeck_lsp.runner.report.progress import Progress
+from holodeck_lsp.runner.execute.suite_execution import Progress
 from holodeck_lsp.runner.score.arg_matchers import arg_mismatch, mismatch
 from holodeck_lsp.runner.score.metrics.turn_metrics import TEXT_METRICS, metric_name
 from holodeck_lsp.runner.score.regex_limit import Verdicts

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.runner.collect.plan import PlannedCase
+from holodeck_lsp.runner.execute.suite_execution import Progress
 from holodeck_lsp.runner.score.rollup import CaseOutcome
-
-
-class Progress(Protocol):
-    def start(self, total: int) -> None: ...
-
-    def case_started(self, case: PlannedCase) -> None: ...
-
-    def case_done(self, outcome: CaseOutcome) -> None: ...
-
-    def stop(self) -> None: ...
 
 
 def case_line(outcome: CaseOutcome) -> str:

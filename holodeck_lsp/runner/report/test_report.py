@@ -1,14 +1,20 @@
-"""Building the `TestReport` of a run (`shard_merge.py` joins those of shards)."""
+"""Building the `TestReport` of a run: its results (with `--repeat`, one per case by the
+pass rule, and every attempt), its environment, and why it stopped early if it did
+(`shard_merge.py` joins the reports of shards)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import platform
+from pathlib import Path
 
 from holodeck_lsp import __version__
-from holodeck_lsp.models.test_result import TestReport
+from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.plan import PlannedCase
+from holodeck_lsp.runner.execute.suite_execution import Execution
+from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
+from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
 
 # Where each result sits in the suite file, so shard reports merge back in suite order.
@@ -47,3 +53,54 @@ def build_report(
         environment=env,
     )
 
+
+
+def run_environment(
+    backend: str,
+    parallelism: int,
+    digest: str,
+    replay: Path | None,
+    resumed_from: Path | None,
+    shard: tuple[int, int] | None,
+    judges: JudgePanel | None,
+) -> dict[str, str]:
+    """What the report's environment says about how the run ran."""
+    environment = {
+        "backend": backend,
+        "parallel_test_cases": str(parallelism),
+        SUITE_KEY: digest,
+    }
+    if replay is not None:
+        environment["replay"] = str(replay)
+    if resumed_from is not None:
+        environment["resumed_from"] = str(resumed_from)
+    if shard is not None:
+        environment["shard"] = f"{shard[0]}/{shard[1]}"
+    if judges is not None:
+        environment.update(judges.ledger.environment())
+    return environment
+
+
+def run_report(
+    agent_name: str,
+    agent_file: str,
+    repeat: int,
+    pass_rule: str,
+    done: Execution,
+    duration: int,
+    environment: dict[str, str],
+) -> TestReport:
+    """The report: with --repeat, one result per case by the pass rule, and every attempt."""
+    outcomes, repeats = done.outcomes, list[RepeatedCase]()
+    if repeat > 1:
+        environment.update(repeat=str(repeat), pass_rule=pass_rule)
+        outcomes, repeats = combine(outcomes, parse_pass_rule(pass_rule))
+    report = build_report(agent_name, agent_file, outcomes, duration, environment)
+    report.repeats = repeats
+    if done.stop_reason is not None:
+        report.interrupted = True
+        report.stop_reason = done.stop_reason
+        ran = {o.case.index for o in done.outcomes}
+        unique = {case.index: case for case in done.not_run if case.index not in ran}
+        report.not_run = [case.label for case in unique.values()]
+    return report

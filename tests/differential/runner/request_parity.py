@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_lsp.runner.command import RunOptions, run
+from holodeck_lsp.runner.command import RunOptions, run_command
 from tests.differential.runner.harness import holodeck_env
 from tests.runner.fake_model import FakeModelServer, Reply
 
@@ -279,7 +279,7 @@ def capture_ours(agent: Path, env: dict[str, str]) -> Capture:
         out, err = io.StringIO(), io.StringIO()
         options = RunOptions(agent, outputs=[agent.parent / "ours.json"], quiet=True,
                              user_config=False)  # fmt: skip
-        code = run(options, out, err, full)
+        code = run_command(options, out, err, full)
         path, body = _agent_request(server, claude_code=False)
     return Capture(path, body, code, err.getvalue()[-4000:])
 
