@@ -1,6 +1,8 @@
 """The package's arrows point one way: {named_files, isolation} <- models <- validation <-
 editing <- {check, schema, server, runner} <- cli, with no import cycle and no arrow
-between siblings.
+between siblings. Inside the runner the stages point one way too: services <- tools <-
+backends <- collect <- score <- execute <- report <- command. No package has a cycle among
+its parts (a part: a module of it, or a subpackage with everything below it).
 
 Read from the source (every import, including those inside functions and under
 TYPE_CHECKING), so a lazy import cannot hide an arrow.
@@ -31,6 +33,20 @@ LAYERS = [
     {"cli", "__main__"},
 ]
 RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
+# The runner's stages, bottom first (CONTRIBUTING.md names every module of each).
+RUNNER_STAGES = [
+    "services",  # HTTP client, retries, transport, service targets, failures, secrets, user code
+    "tools",  # tool kinds, the tool box, retrieval
+    "backends",  # model backends and Python agents
+    "collect",  # agent file -> planned, selected test cases
+    "score",  # matchers, tool assertions, metrics, roll-ups
+    "execute",  # sessions, turns, time limit, record/replay/resume, judge calls
+    "report",  # the report, its formats, events, progress, console lines
+    "command",  # options and wiring
+]
+STAGE_RANK = {stage: rank for rank, stage in enumerate(RUNNER_STAGES)}
+RUNNER = "holodeck_lsp.runner"
+MAX_RUNNER_TOP_MODULES = 8
 # Sibling arrows allowed only into these shared modules: `run` prints its configuration
 # errors as `check` prints diagnostics.
 SHARED = {"holodeck_lsp.check.results", "holodeck_lsp.check.formats"}
@@ -118,6 +134,95 @@ def test_no_import_cycle() -> None:
         if module not in state:
             visit(module)
     assert [" -> ".join(c) for c in cycles] == []
+
+
+def _stage(module: str) -> str | None:
+    """The runner stage a module belongs to (None: outside the runner, or its __init__)."""
+    if not module.startswith(RUNNER + "."):
+        return None
+    return module[len(RUNNER) + 1 :].split(".")[0]
+
+
+def test_every_module_of_the_runner_has_a_stage() -> None:
+    stages = {_stage(m) for m in _modules()} - {None}
+    assert stages - set(STAGE_RANK) == set()
+
+
+def test_the_runner_has_at_most_8_modules_at_its_top() -> None:
+    top = sorted(f.name for f in (PACKAGE / "runner").glob("*.py"))
+    assert len(top) <= MAX_RUNNER_TOP_MODULES, top
+
+
+def test_no_arrow_between_the_runner_stages_points_up_or_sideways() -> None:
+    wrong = []
+    for module, targets in _graph().items():
+        source = _stage(module)
+        for target in targets:
+            stage = _stage(target)
+            if source is None or stage is None or stage == source:
+                continue
+            if STAGE_RANK[stage] >= STAGE_RANK[source]:
+                wrong.append(f"{module} -> {target} ({source} is below {stage})")
+    assert sorted(wrong) == []
+
+
+def _package_cycles(graph: dict[str, set[str]], package: str) -> list[str]:
+    """Cycles among the parts of ``package``: each module of it, and each subpackage taken
+    whole (its modules and everything below), joined by the imports between them."""
+
+    def part(module: str) -> str | None:
+        if module == package:
+            return "__init__"
+        if not module.startswith(package + "."):
+            return None
+        return module[len(package) + 1 :].split(".")[0]
+
+    arrows: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        source = part(module)
+        if source is None:
+            continue
+        for target in targets:
+            into = part(target)
+            if into is not None and into != source:
+                arrows.setdefault(source, set()).add(into)
+    cycles: list[str] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for into in sorted(arrows.get(node, ())):
+            if state.get(into) == 1:
+                cycle = [*path[path.index(into) :], into]
+                cycles.append(f"{package}: " + " -> ".join(cycle))
+            elif into not in state:
+                visit(into)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(arrows):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+def test_no_package_has_a_cycle_among_its_parts() -> None:
+    graph = _graph()
+    packages = sorted(m for m, f in _modules().items() if f.name == "__init__.py")
+    assert [c for package in packages for c in _package_cycles(graph, package)] == []
+
+
+def test_a_cycle_between_two_subpackages_is_found() -> None:
+    graph = {
+        "p.a.one": {"p.b.two"},
+        "p.b.two": {"p.b.three"},
+        "p.b.three": {"p.a.four"},
+        "p.a.four": set(),
+    }
+    assert _package_cycles(graph, "p") == ["p: a -> b -> a"]
+    assert _package_cycles(graph, "p.a") == []
 
 
 def test_hover_imports_neither_lints_nor_graders() -> None:
