@@ -21,7 +21,7 @@ from holodeck_lsp.runner.collect.run_settings import UsageError, resolve_paralle
 from holodeck_lsp.runner.collect.selection import parse_shard, select
 from holodeck_lsp.runner.collect.unapplied import unapplied_warnings
 from holodeck_lsp.runner.execute.backend_stack import run_backend, run_judges, run_label
-from holodeck_lsp.runner.execute.case_runs import EngineSettings
+from holodeck_lsp.runner.execute.case_runs import CaseRunSettings
 from holodeck_lsp.runner.execute.interrupts import Interrupts
 from holodeck_lsp.runner.execute.metric_preflight import MetricSetupError
 from holodeck_lsp.runner.execute.recording import ReplayFileError, load_replay
@@ -224,7 +224,7 @@ def _run(
     events = _event_stream(options, out, suite, cases, secrets, closing)
     if options.events == "-":
         out = err  # stdout holds the events alone
-    settings = EngineSettings(
+    settings = CaseRunSettings(
         suite.folder,
         suite.graders,
         parallelism,

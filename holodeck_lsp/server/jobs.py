@@ -58,7 +58,7 @@ class Snapshot:
     related_information: bool
     known: bool  # already recognised as a HoloDeck file (or referenced by one)
     user_config_dir: Path | None
-    generation: int = 0  # the engine's settings generation when the snapshot was taken
+    generation: int = 0  # the scheduler's settings generation when the snapshot was taken
 
 
 @dataclass

@@ -18,7 +18,7 @@ from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot
 from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.server.validation_scheduler import Engine
+from holodeck_lsp.server.validation_scheduler import ValidationScheduler
 from holodeck_lsp.server.worker import ProcessWorker, Worker
 from holodeck_lsp.validation.file_kinds import Kind, matches_patterns
 
@@ -44,7 +44,7 @@ class Session:
             "holodeck-validation", memory_limit=VALIDATION_MEMORY,
             recycle_bytes=VALIDATION_MEMORY // 2, preload=("holodeck_lsp.server.jobs",))
         validator.warm_up()
-        self.engine = Engine(self, validator)
+        self.scheduler = ValidationScheduler(self, validator)
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
@@ -62,7 +62,7 @@ class Session:
 
     def kind_of(self, doc: Document) -> Kind | None:
         """The kind of file the last validation found the document to be."""
-        outcome = self.engine.outcome(doc.uri)
+        outcome = self.scheduler.outcome(doc.uri)
         return outcome.kind if outcome is not None and outcome.tracked else None
 
     async def serves(self, doc: Document) -> bool:
@@ -70,12 +70,12 @@ class Session:
         if (
             is_holodeck_language(doc.language_id)
             or matches_patterns(doc.path, self.settings.include)
-            or self.engine.owners_of(doc.path)
+            or self.scheduler.owners_of(doc.path)
         ):
             return True
-        if self.engine.outcome(doc.uri) is None:  # not judged yet: its first validation does
-            await self.engine.settled(doc.uri)
-        outcome = self.engine.outcome(doc.uri)
+        if self.scheduler.outcome(doc.uri) is None:  # not judged yet: its first validation does
+            await self.scheduler.settled(doc.uri)
+        outcome = self.scheduler.outcome(doc.uri)
         return outcome is not None and outcome.tracked
 
     async def query(self, doc: Document, fn: Callable[..., T], *args: Any,
@@ -130,7 +130,7 @@ class Session:
             related_information=self.features.related_information,
             known=known,
             user_config_dir=self.user_config_dir,
-            generation=self.engine.generation,
+            generation=self.scheduler.generation,
         )
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
@@ -155,5 +155,5 @@ class Session:
 
     def stop(self) -> None:
         self.shut_down = True
-        self.engine.stop()
+        self.scheduler.stop()
         self.queries.stop()

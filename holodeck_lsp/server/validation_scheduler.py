@@ -34,7 +34,7 @@ DEBOUNCE = 0.15  # seconds of quiet before a burst of edits is validated
 
 
 class Host(Protocol):
-    """What the engine asks of the session it serves, and nothing more."""
+    """What the scheduler asks of the session it serves, and nothing more."""
 
     @property
     def documents(self) -> Documents: ...
@@ -101,7 +101,7 @@ def _key(d: types.Diagnostic) -> tuple[Any, ...]:
     return (r.start.line, r.start.character, r.end.line, r.end.character, d.code, d.message)
 
 
-class Engine:
+class ValidationScheduler:
     """Time (``clock``, ``call_later``) and the worker are given, so tests can drive them."""
 
     def __init__(

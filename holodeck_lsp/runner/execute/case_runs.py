@@ -42,7 +42,7 @@ ZERO_USAGE = TokenUsage.zero()
 
 
 @dataclass(frozen=True)
-class EngineSettings:
+class CaseRunSettings:
     agent_dir: Path
     graders: dict[str, Callable[..., Any]]
     parallelism: int = 1
@@ -107,7 +107,7 @@ def failure_message(failure: TurnFailure, legacy: bool, run_label: str) -> str:
 class _CaseRun:
     """The state of one test case while its turns run."""
 
-    def __init__(self, case: PlannedCase, settings: EngineSettings) -> None:
+    def __init__(self, case: PlannedCase, settings: CaseRunSettings) -> None:
         self.case = case
         self.settings = settings
         self.stop_reason: str | None = None
@@ -235,7 +235,7 @@ class _CaseRun:
 
 
 async def run_case(
-    case: PlannedCase, backend: Backend, settings: EngineSettings, state: _CaseRun | None = None
+    case: PlannedCase, backend: Backend, settings: CaseRunSettings, state: _CaseRun | None = None
 ) -> CaseOutcome:
     state = state or _CaseRun(case, settings)
     session: Session | None = None
@@ -291,7 +291,7 @@ class SuiteState:
 async def run_suite(
     cases: list[PlannedCase],
     backend: Backend,
-    settings: EngineSettings,
+    settings: CaseRunSettings,
     on_start: Callable[[PlannedCase], None] = lambda _c: None,
     on_done: Callable[[CaseOutcome], None] = lambda _o: None,
     state: SuiteState | None = None,

@@ -12,7 +12,7 @@ from typing import Protocol, TextIO
 from holodeck_lsp.exit_codes import EXIT_EXECUTION
 from holodeck_lsp.runner.backends.backend import Backend
 from holodeck_lsp.runner.collect.plan import PlannedCase
-from holodeck_lsp.runner.execute.case_runs import EngineSettings, SuiteState, run_suite
+from holodeck_lsp.runner.execute.case_runs import CaseRunSettings, SuiteState, run_suite
 from holodeck_lsp.runner.execute.interrupts import Interrupts
 from holodeck_lsp.runner.execute.recording import ReplayMiss
 from holodeck_lsp.runner.score.rollup import CaseOutcome
@@ -51,7 +51,7 @@ class Execution:
 class SuiteRun:
     backend: Backend
     cases: list[PlannedCase]
-    settings: EngineSettings
+    settings: CaseRunSettings
     tools: ToolBox | None
     tool_context: ToolContext
     progress: Progress

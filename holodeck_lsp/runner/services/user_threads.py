@@ -24,7 +24,7 @@ class UserCodeExit(Exception):
         self.original = original
 
 
-def describe(exc: BaseException) -> str:
+def exception_line(exc: BaseException) -> str:
     """`ExcType: message`, naming what the user's code raised."""
     shown = exc.original if isinstance(exc, UserCodeExit) else exc
     return f"{type(shown).__name__}: {shown}"

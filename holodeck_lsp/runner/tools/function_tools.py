@@ -7,7 +7,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from holodeck_lsp.runner.services.user_threads import UserCodeExit, describe, in_thread
+from holodeck_lsp.runner.services.user_threads import UserCodeExit, exception_line, in_thread
 from holodeck_lsp.runner.tools.tool_kind import FunctionSpec, ToolContext, ToolOutput, ToolRaised
 
 _JSON_TYPES = {
@@ -98,7 +98,8 @@ class FunctionKind:
                 # A thread keeps a slow tool from stalling the other test cases.
                 result = await in_thread(self._fn, **args)
         except (SystemExit, KeyboardInterrupt) as exc:
-            raise ToolRaised(f"UserError: Error running tool {name}: {describe(exc)}") from None
+            line = exception_line(exc)
+            raise ToolRaised(f"UserError: Error running tool {name}: {line}") from None
         except Exception as exc:
             shown = exc.original if isinstance(exc, UserCodeExit) else exc
             raise ToolRaised(f"UserError: Error running tool {name}: {shown}") from exc

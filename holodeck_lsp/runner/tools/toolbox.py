@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.services.user_threads import describe
+from holodeck_lsp.runner.services.user_threads import exception_line
 from holodeck_lsp.runner.tools.tool_kind import (
     FunctionSpec,
     PerCaseKind,
@@ -70,7 +70,7 @@ async def _invoke(
         except ToolRaised:
             raise
         except Exception as exc:
-            error = describe(exc)
+            error = exception_line(exc)
     duration = int((time.perf_counter() - start) * 1000)
     answered = output is not None
     if output is None:

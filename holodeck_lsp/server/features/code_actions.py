@@ -45,7 +45,7 @@ def _ours(
     session: Session, doc: Document, positions: PositionMap, params: types.CodeActionParams
 ) -> list[tuple[Diagnostic, types.Diagnostic]]:
     """The client's diagnostics of this server, matched to the core diagnostics behind them."""
-    shown = session.engine.shown(doc.path)
+    shown = session.scheduler.shown(doc.path)
     pairs = list(zip(shown.core, shown.lsp, strict=True))
     chosen = [d for d in params.context.diagnostics if d.source == SOURCE]
     if not chosen:  # a client that sends no context: the diagnostics under the range

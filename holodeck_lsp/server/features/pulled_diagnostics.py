@@ -1,6 +1,6 @@
 """Pulled diagnostics (`textDocument/diagnostic`), for clients that ask for them.
 
-Pushed diagnostics are sent by the engine; both read `Engine.shown`.
+Pushed diagnostics are sent by the validation scheduler; both read `ValidationScheduler.shown`.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ async def diagnostic(session: Session, params: types.DocumentDiagnosticParams) -
     uri = params.text_document.uri
     doc = session.documents.get(uri)
     if doc is not None:
-        await session.engine.settled(uri)
-    shown = session.engine.shown(doc.path if doc is not None else uri_path(uri))
+        await session.scheduler.settled(uri)
+    shown = session.scheduler.shown(doc.path if doc is not None else uri_path(uri))
     result_id = str(shown.result_id)
     related: dict[
         str, types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport
     ] = {}
-    for path, other in session.engine.related(uri).items():
+    for path, other in session.scheduler.related(uri).items():
         related[from_fs_path(str(path)) or str(path)] = types.FullDocumentDiagnosticReport(
             items=other.lsp, result_id=str(other.result_id)
         )

@@ -232,7 +232,7 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
             session.refresh_diagnostics()
     else:
         version = current.version if session.features.versioned_diagnostics else None
-        session.publish(current.uri, session.engine.shown(current.path).lsp, version)
+        session.publish(current.uri, session.scheduler.shown(current.path).lsp, version)
     counts = summary["summary"]
     progress.end(f"{counts['passed']} passed, {counts['failed']} failed")
     return {"exitCode": code, "passed": counts["passed"], "failed": counts["failed"]}

@@ -12,7 +12,7 @@ from holodeck_lsp.server.session import Session
 def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
     session.supersede(params.text_document.uri, closed=True)  # opened again: a new text
     session.documents.open(params.text_document)
-    session.engine.request(params.text_document.uri, immediate=True)
+    session.scheduler.request(params.text_document.uri, immediate=True)
 
 
 def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> None:
@@ -21,11 +21,11 @@ def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> N
     )
     if doc is not None:
         session.supersede(doc.uri)
-        session.engine.request(doc.uri)
+        session.scheduler.request(doc.uri)
 
 
 def did_save(session: Session, params: types.DidSaveTextDocumentParams) -> None:
-    session.engine.request(params.text_document.uri, immediate=True)
+    session.scheduler.request(params.text_document.uri, immediate=True)
 
 
 def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
@@ -33,7 +33,7 @@ def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> Non
     session.supersede(params.text_document.uri, closed=True)
     session.outlines.pop(params.text_document.uri, None)
     if doc is not None:
-        session.engine.closed(doc)
+        session.scheduler.closed(doc)
 
 
 def did_change_watched_files(session: Session, params: types.DidChangeWatchedFilesParams) -> None:
@@ -41,13 +41,13 @@ def did_change_watched_files(session: Session, params: types.DidChangeWatchedFil
     for event in params.changes:
         path = uri_path(event.uri)
         if event.type == types.FileChangeType.Deleted:
-            session.engine.deleted(path)
+            session.scheduler.deleted(path)
         elif event.type == types.FileChangeType.Created:
             everything = True  # a missing test_cases_file, grader or file may now exist
         elif session.documents.by_path(path) is None:  # an open buffer is the truth
-            session.engine.request_dependents(path)
+            session.scheduler.request_dependents(path)
     if everything:
-        session.engine.request_all()
+        session.scheduler.request_all()
 
 
 ROUTES = [

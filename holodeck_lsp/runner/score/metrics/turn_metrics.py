@@ -32,7 +32,7 @@ from holodeck_lsp.runner.score.metrics.judged_metrics import (
 )
 from holodeck_lsp.runner.score.metrics.ngram_overlap import SCORERS, MissingLibrary
 from holodeck_lsp.runner.score.metrics.rubrics import JudgeInputs
-from holodeck_lsp.runner.services.user_threads import describe
+from holodeck_lsp.runner.services.user_threads import exception_line
 
 # Metrics that compare the reply with `ground_truth`: they run only where there is one.
 TEXT_METRICS = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
@@ -220,7 +220,7 @@ async def _code(
         out.results.append(_result(metric, start, score=0.0, passed=False, error=str(exc)))
         return
     except Exception as exc:  # the grader's own error, or its time limit
-        error = describe(exc)
+        error = exception_line(exc)
         out.results.append(_result(metric, start, score=0.0, passed=False, error=error))
         if metric.fail_on_error:
             case = view.test_case_name

@@ -15,8 +15,8 @@ from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
     Hit,
     StoreError,
-    describe,
     similarity,
+    store_error,
 )
 
 BATCH = 500
@@ -70,7 +70,7 @@ class ChromaStore:
         except StoreError:
             raise
         except Exception as exc:
-            raise describe("chromadb", exc) from None
+            raise store_error("chromadb", exc) from None
 
     def _add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         for start in range(0, len(chunks), BATCH):

@@ -11,8 +11,8 @@ from holodeck_lsp.runner.services.user_threads import in_thread
 from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
     Hit,
-    describe,
     similarity,
+    store_error,
     unit,
 )
 
@@ -46,7 +46,7 @@ class FaissStore:
         try:
             await in_thread(self._add, vectors)
         except Exception as exc:
-            raise describe("faiss", exc) from None
+            raise store_error("faiss", exc) from None
         self._chunks.extend(chunks)
 
     async def search(self, vector: Sequence[float], top_k: int) -> list[Hit]:

@@ -11,8 +11,8 @@ from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
     Hit,
     StoreError,
-    describe,
     similarity,
+    store_error,
 )
 
 
@@ -53,7 +53,7 @@ class PostgresStore:
             )
         except Exception as exc:
             await self.close()
-            raise describe("postgres", exc) from None
+            raise store_error("postgres", exc) from None
 
     async def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         from psycopg import sql

@@ -12,8 +12,8 @@ from typing import Any
 from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
     Hit,
-    describe,
     similarity,
+    store_error,
 )
 
 BATCH = 256
@@ -67,7 +67,7 @@ class QdrantStore:
             )
         except Exception as exc:
             await self.close()
-            raise describe("qdrant", exc) from None
+            raise store_error("qdrant", exc) from None
         self._collection = collection
 
     async def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:

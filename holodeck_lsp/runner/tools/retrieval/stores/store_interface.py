@@ -47,7 +47,7 @@ class VectorStore(Protocol):
     async def close(self) -> None: ...
 
 
-def describe(provider: str, exc: BaseException) -> StoreError:
+def store_error(provider: str, exc: BaseException) -> StoreError:
     """A client library's failure as a one-line store error (some put whole HTTP bodies
     in their messages)."""
     text = str(exc).strip().splitlines()
