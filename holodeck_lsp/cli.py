@@ -185,8 +185,8 @@ def serve(
     ] = None,
 ) -> None:
     """Start the language server (stdio by default)."""
-    from holodeck_lsp.server.main import serve as run_server
-    from holodeck_lsp.server.main import tcp_address
+    from holodeck_lsp.server.start import serve as run_server
+    from holodeck_lsp.server.start import tcp_address
 
     if tcp is None:
         run_server()

@@ -2,7 +2,7 @@
 
 import argparse
 
-from holodeck_lsp.server.main import serve, tcp_address
+from holodeck_lsp.server.start import serve, tcp_address
 
 parser = argparse.ArgumentParser(prog="python -m holodeck_lsp.server")
 parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on HOST:PORT instead of stdio")

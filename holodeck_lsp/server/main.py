@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.server import gc_pause
+from holodeck_lsp.server import gc_pause, timing
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -31,6 +31,7 @@ from holodeck_lsp.server.features import (
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.server.worker import ProcessWorker
 
 log = logging.getLogger("holodeck_lsp.server")
 
@@ -103,9 +104,9 @@ def _register(server: LanguageServer, session: Session, route: Route) -> None:
     server.feature(route.method, route.options)(_guard(session, route))
 
 
-def create_server() -> HoloDeckServer:
+def create_server(validator: ProcessWorker | None = None) -> HoloDeckServer:
     server = HoloDeckServer("holodeck-lsp", __version__, protocol_cls=Protocol)
-    session = Session(server)
+    session = Session(server, validator)
     conditional = [r for r in ROUTES if r.when is not None]
 
     def initialize(session: Session, params: types.InitializeParams) -> None:
@@ -133,19 +134,14 @@ def _configure_logging() -> None:
     )
 
 
-def tcp_address(text: str) -> tuple[str, int]:
-    """`HOST:PORT` (`:PORT` listens on 127.0.0.1); ValueError says what is wrong."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError("--tcp takes HOST:PORT")
-    return host or "127.0.0.1", int(port)
-
-
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Run the language server on stdio, or on TCP when a port is given."""
+def serve(host: str | None = None, port: int | None = None,
+          validator: ProcessWorker | None = None) -> None:
+    """Run the language server on stdio, or on TCP when a port is given (`start.serve`
+    starts the validation worker before this module loads, and calls this)."""
     _configure_logging()
-    server = create_server()
+    server = create_server(validator)
     gc_pause.settle_startup()
+    timing.mark("server built")
     if port is not None:
         server.start_tcp(host or "127.0.0.1", port)
     else:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.editing.navigation import Target, definition_at
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+
+if TYPE_CHECKING:
+    from holodeck_lsp.editing.navigation import Target
 
 
 def _target_text(target: Target) -> str:
@@ -22,6 +26,8 @@ async def definition(session: Session, params: types.DefinitionParams) -> types.
     doc = session.documents.get(params.text_document.uri)
     if doc is None or not await session.serves(doc):
         return None
+    from holodeck_lsp.editing.navigation import definition_at  # see startup.LATE_IMPORTS
+
     positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
     target = await session.query(

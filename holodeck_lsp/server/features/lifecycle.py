@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from lsprotocol import types
 
+from holodeck_lsp.server import code_cache, timing
 from holodeck_lsp.server.capabilities import resolve
 from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.routes import Route
@@ -16,13 +18,16 @@ from holodeck_lsp.server.settings import Settings, parse_settings
 log = logging.getLogger(__name__)
 SECTION = "holodeck"
 _WATCHED = "**/*.{yaml,yml,py}"
+SAVE_CODE_CACHE_AFTER = 5.0  # seconds after `initialized`
 
 
 def initialize(session: Session, params: types.InitializeParams) -> None:
+    timing.mark("initialize read")
     session.features = resolve(params.capabilities)
-    session.documents.encoding = (
-        session.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    )
+    encoding = session.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+    # A plain str: it goes to the worker in each snapshot, and an lsprotocol enum member
+    # would make the worker load lsprotocol to unpickle it.
+    session.documents.encoding = str(getattr(encoding, "value", encoding))
     folders = [uri_path(f.uri) for f in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [uri_path(params.root_uri)]
@@ -66,6 +71,8 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
 
 
 async def initialized(session: Session, params: types.InitializedParams) -> None:
+    # The code generated for the messages of start-up is cached by then (code_cache).
+    asyncio.get_running_loop().call_later(SAVE_CODE_CACHE_AFTER, code_cache.save)
     registrations = []
     if session.features.dynamic_watchers:
         registrations.append(
@@ -118,6 +125,7 @@ def did_change_folders(session: Session, params: types.DidChangeWorkspaceFolders
 
 def shutdown(session: Session, params: None) -> None:
     session.stop()
+    code_cache.save()
 
 
 def exit_(session: Session, params: None) -> None:
