@@ -7,7 +7,6 @@ them, so `check` starts fast enough for a pre-commit hook.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -382,10 +381,8 @@ def _root(
 
 
 def main() -> None:
-    """Console entry point: any unexpected crash is exit 2 with a message, never a trace."""
-    # Pydantic scans every installed distribution for plugins on first use (~30 ms of a
-    # pre-commit hook's start-up); this tool uses none.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    """The command line (from `holodeck_lsp.__main__`, the console entry point): any
+    unexpected crash is exit 2 with a message, never a trace."""
     try:
         app()
     except SystemExit:

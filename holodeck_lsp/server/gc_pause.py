@@ -35,6 +35,8 @@ def paused() -> Iterator[None]:
 
 
 def settle_startup() -> None:
-    """Move what start-up created (modules, models) out of the collector's sight."""
+    """Move what start-up created (modules, models) out of the collector's sight, and turn
+    the collector on (`holodeck-lsp serve` starts with it off)."""
     gc.collect()
     gc.freeze()
+    gc.enable()

@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.server import gc_pause, timing
+from holodeck_lsp.server import timing
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -139,8 +139,7 @@ def serve(host: str | None = None, port: int | None = None,
     """Run the language server on stdio, or on TCP when a port is given (`start.serve`
     starts the validation worker before this module loads, and calls this)."""
     _configure_logging()
-    server = create_server(validator)
-    gc_pause.settle_startup()
+    server = create_server(validator)  # gc_pause.settle_startup: see startup.settle
     timing.mark("server built")
     if port is not None:
         server.start_tcp(host or "127.0.0.1", port)

@@ -19,7 +19,7 @@ from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot, is_holodeck_language
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.server.startup import import_late, start_validator
+from holodeck_lsp.server.startup import settle, start_validator
 from holodeck_lsp.server.worker import ProcessWorker, Worker
 from holodeck_lsp.validation.documents import Kind, matches_patterns
 
@@ -141,7 +141,7 @@ class Session:
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
         timing.mark("diagnostics published")
-        import_late()
+        settle()
 
     def refresh_diagnostics(self) -> None:
         if not self.shut_down:

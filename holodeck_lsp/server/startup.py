@@ -1,9 +1,11 @@
-"""What the server starts first and what it loads last.
+"""What the server starts first and what it does last.
 
 The validation worker starts before anything else (`start.serve`). The server process
 answers `initialize` before it loads the models and the editor queries: completion,
-hover, fixes and definitions import them on first use, and once the first diagnostics
-are out a thread loads them (`LATE_IMPORTS`), so the first query finds them loaded.
+hover, fixes and definitions import them on first use. Once the first diagnostics are
+out (or a few seconds after `initialized`, whichever comes first), `settle` loads them on
+a thread (`LATE_IMPORTS`), so the first query finds them loaded, saves the code cache and
+moves start-up's objects out of the garbage collector's sight.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import importlib
 import threading
 
-from holodeck_lsp.server import timing
+from holodeck_lsp.server import code_cache, gc_pause, timing
 from holodeck_lsp.server.worker import ProcessWorker
 
 VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
@@ -24,21 +26,25 @@ LATE_IMPORTS = (
     "holodeck_lsp.editing.fixes",
     "holodeck_lsp.editing.navigation",
 )
-_late = threading.Event()
+SETTLE_AFTER = 3.0  # seconds after `initialized`, when no diagnostics came out before
+_settled = threading.Event()
 
 
-def import_late() -> None:
-    """Load `LATE_IMPORTS` on a thread, once (the first query then finds them loaded)."""
-    if _late.is_set():
+def settle() -> None:
+    """Once, on a thread: load `LATE_IMPORTS`, save the code cache, then freeze what
+    start-up built and turn the collector on (see gc_pause.settle_startup)."""
+    if _settled.is_set():
         return
-    _late.set()
+    _settled.set()
 
-    def load() -> None:
+    def run() -> None:
         for name in LATE_IMPORTS:
             importlib.import_module(name)
-        timing.mark("editor queries imported")
+        code_cache.save()
+        gc_pause.settle_startup()
+        timing.mark("settled (editor queries imported)")
 
-    threading.Thread(target=load, name="holodeck-late-imports", daemon=True).start()
+    threading.Thread(target=run, name="holodeck-settle", daemon=True).start()
 
 
 def start_validator() -> ProcessWorker:

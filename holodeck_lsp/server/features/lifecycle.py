@@ -14,11 +14,11 @@ from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.server.settings import Settings, parse_settings
+from holodeck_lsp.server.startup import SETTLE_AFTER, settle
 
 log = logging.getLogger(__name__)
 SECTION = "holodeck"
 _WATCHED = "**/*.{yaml,yml,py}"
-SAVE_CODE_CACHE_AFTER = 5.0  # seconds after `initialized`
 
 
 def initialize(session: Session, params: types.InitializeParams) -> None:
@@ -71,8 +71,7 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
 
 
 async def initialized(session: Session, params: types.InitializedParams) -> None:
-    # The code generated for the messages of start-up is cached by then (code_cache).
-    asyncio.get_running_loop().call_later(SAVE_CODE_CACHE_AFTER, code_cache.save)
+    asyncio.get_running_loop().call_later(SETTLE_AFTER, settle)
     registrations = []
     if session.features.dynamic_watchers:
         registrations.append(
