@@ -63,7 +63,12 @@ class CodeCache:
         with self._lock:
             if not self.compiled:
                 return
-            entries = {**self.stored, **self.used}
+            # A file name generated again with other source (attrs writes a hash seed into
+            # some) replaces its older versions, so the file does not grow run by run.
+            regenerated = {(name, mode) for name, mode, _ in self.used}
+            entries = {key: code for key, code in self.stored.items()
+                       if key[:2] not in regenerated}
+            entries.update(self.used)
             if len(entries) > MAX_ENTRIES:  # what this process needed, and nothing older
                 entries = dict(self.used)
             try:
