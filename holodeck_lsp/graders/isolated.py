@@ -1,20 +1,26 @@
 """Opt-in: import a grader for real, in a child process with a time limit.
 
 Importing runs the user's module code; doing it in a child keeps a hanging or
-crashing module from taking the editor's server (or `check`) down with it.
+crashing module from taking the editor's server (or `check`) down with it. The child is
+isolated (`isolation/children.py`): the grader's folders are the only workspace folders on
+its path, and a standard-library name there never stands in for the real module.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_lsp.isolation.children import python_command
+
 _PROBE = r"""
 import importlib, json, sys
-sys.path[:] = json.loads(sys.argv[1]) + [p for p in sys.path if p]
+from holodeck_lsp.isolation.stdlib_guard import guard_standard_library
+folders = json.loads(sys.argv[1])
 module, _, name = sys.argv[2].partition(":")
+guard_standard_library(folders, [module.split(".")[0]])
+sys.path[:] = folders + sys.path
 try:
     obj = getattr(importlib.import_module(module), name)
 except AttributeError as exc:
@@ -33,15 +39,13 @@ class ImportOutcome:
     message: str
 
 
-def import_grader(
-    spec: str, first_on_path: list[Path], timeout: float = 10.0, python: str | None = None
-) -> ImportOutcome:
+def import_grader(spec: str, first_on_path: list[Path], timeout: float = 10.0) -> ImportOutcome:
     """Import ``spec`` in a fresh interpreter and report what happened."""
     import subprocess  # only here: `check` without --import-graders never needs it
 
     # Absolute: the child runs in the first folder, where a relative path means another place.
     folders = [p.resolve() for p in first_on_path]
-    command = [python or sys.executable, "-c", _PROBE, json.dumps([str(p) for p in folders]), spec]
+    command = python_command(_PROBE, json.dumps([str(p) for p in folders]), spec)
     try:
         done = subprocess.run(
             command,

@@ -1,8 +1,10 @@
 """Real imports of user code (graders, agent factories, function tools).
 
-The agent file's folder goes first on `sys.path`, as HoloDeck does. A module of the same
-name imported earlier from elsewhere is dropped first, so two suites with a `graders.py`
-each can run in one process.
+The agent file's folder goes first on `sys.path`, as HoloDeck does, with the standard
+library guarded (`isolation/stdlib_guard.py`): a `json/` there never replaces `json`. A
+module of the same name imported earlier from another suite's folder is dropped first, so
+two suites with a `graders.py` each can run in one process; a module the environment
+provides (pydantic, yaml, ...) is never dropped for a workspace's.
 """
 
 from __future__ import annotations
@@ -15,24 +17,33 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.isolation.stdlib_guard import guard_standard_library
+
 
 class ImportFailure(Exception):
     """User code could not be imported; the message is ready to print."""
 
 
-def _put_first_on_path(folder: Path) -> None:
+def _put_first_on_path(folder: Path, named: str = "") -> set[str]:
+    """Put ``folder`` first (``named``: a top-level name the suite names itself); every
+    folder put first so far."""
     entry = str(folder)
+    guard = guard_standard_library([entry], [named] if named else [])
     if entry in sys.path:
         sys.path.remove(entry)
     sys.path.insert(0, entry)
+    return guard.user_folders
 
 
-def _drop_foreign(module: str, folder: Path) -> None:
+def _drop_foreign(module: str, folder: Path, user_folders: set[str]) -> None:
     top = module.split(".")[0]
     loaded = sys.modules.get(top)
     local = (folder / f"{top}.py").is_file() or (folder / top).is_dir()
     origin = getattr(loaded, "__file__", None) if loaded is not None else None
-    if not local or origin is None or Path(origin).resolve().is_relative_to(folder):
+    if not local or origin is None:
+        return
+    where = Path(origin).resolve()
+    if where.is_relative_to(folder) or not any(where.is_relative_to(f) for f in user_folders):
         return
     for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
         del sys.modules[name]
@@ -44,8 +55,8 @@ def import_callable(spec: str, folder: Path) -> Callable[..., Any]:
     if not sep or not module_name or not attr:
         raise ImportFailure(f"'{spec}' is not of the form module.path:callable")
     folder = folder.resolve()
-    _put_first_on_path(folder)
-    _drop_foreign(module_name, folder)
+    user_folders = _put_first_on_path(folder, module_name.split(".")[0])
+    _drop_foreign(module_name, folder, user_folders)
     try:
         module = importlib.import_module(module_name)
     except BaseException as exc:  # import-time code may raise anything, even SystemExit

@@ -1,4 +1,7 @@
-"""`python -m holodeck_lsp.server [--tcp HOST:PORT]`: the same server as `holodeck-lsp serve`."""
+"""`python -m holodeck_lsp.server [--tcp HOST:PORT]`: the same server as `holodeck-lsp serve`.
+
+`-m` puts the working directory first on `sys.path` before this runs: started in a
+project folder, use `holodeck-lsp serve` (or `python -I -m`), as docs/editors.md says."""
 
 import argparse
 

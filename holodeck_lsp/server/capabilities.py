@@ -12,6 +12,7 @@ from pygls.capabilities import get_capability
 class ClientFeatures:
     pull_diagnostics: bool = False
     diagnostic_refresh: bool = False
+    code_lens_refresh: bool = False
     versioned_diagnostics: bool = False
     related_information: bool = False
     snippets: bool = False
@@ -39,6 +40,7 @@ def resolve(caps: types.ClientCapabilities) -> ClientFeatures:
     return ClientFeatures(
         pull_diagnostics=get_capability(caps, "text_document.diagnostic", None) is not None,
         diagnostic_refresh=_has(caps, "workspace.diagnostics.refresh_support"),
+        code_lens_refresh=_has(caps, "workspace.code_lens.refresh_support"),
         versioned_diagnostics=_has(caps, "text_document.publish_diagnostics.version_support"),
         related_information=_has(caps, "text_document.publish_diagnostics.related_information"),
         snippets=_has(caps, "text_document.completion.completion_item.snippet_support"),

@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -134,17 +134,20 @@ def _configure_logging() -> None:
     )
 
 
-def serve(host: str | None = None, port: int | None = None,
-          validator: ProcessWorker | None = None) -> None:
-    """Run the language server on stdio, or on TCP when a port is given (`start.serve`
-    starts the validation worker before this module loads, and calls this)."""
+def serve(pipes: tuple[BinaryIO, BinaryIO], validator: ProcessWorker,
+          host: str | None = None, port: int | None = None) -> None:
+    """Run the language server on the client's ``pipes``, or on TCP when a port is given.
+    `start.serve` calls this, once it has taken the pipes and started the worker."""
     _configure_logging()
+    reader, writer = pipes
     server = create_server(validator)  # gc_pause.settle_startup: see startup.settle
     timing.mark("server built")
     if port is not None:
+        reader.close()
+        writer.close()
         server.start_tcp(host or "127.0.0.1", port)
     else:
-        server.start_io()
+        server.start_io(reader, writer)
 
 
 __all__ = ["ROUTES", "create_server", "serve"]

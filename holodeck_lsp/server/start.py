@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib.machinery
 import sys
 
-from holodeck_lsp.server import code_cache, timing
+from holodeck_lsp.isolation.children import drop_working_directory
+from holodeck_lsp.server import code_cache, stdio, timing
 from holodeck_lsp.server.startup import start_validator
 
 
@@ -36,6 +37,9 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     """Run the language server on stdio, or on TCP when a port is given."""
     timing.claim_server()
     timing.mark("started")
+    # Before anything starts a process or imports lazily: see isolation/ and stdio.py.
+    drop_working_directory()
+    pipes = stdio.take_protocol_pipes()
     _spare_children_the_main_script()
     validator = start_validator()
     timing.mark("validation worker launched")
@@ -43,4 +47,4 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     from holodeck_lsp.server import main
 
     timing.mark("protocol side imported")
-    main.serve(host, port, validator)
+    main.serve(pipes, validator, host, port)

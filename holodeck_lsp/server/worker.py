@@ -23,6 +23,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TypeVar
 
+from holodeck_lsp.isolation.children import isolate_multiprocessing_helpers
 from holodeck_lsp.server import gc_pause
 
 T = TypeVar("T")
@@ -104,7 +105,9 @@ def _resident_bytes() -> int:
 
 def _start_forkserver() -> None:
     """Start the forkserver with our stdout pointing at stderr: the server's stdout is the
-    protocol's channel, and nothing a worker prints may land there."""
+    protocol's channel, and nothing a worker prints may land there. It and the resource
+    tracker run isolated, never importing the working directory's modules."""
+    isolate_multiprocessing_helpers()
     saved = os.dup(1)
     try:
         os.dup2(2, 1)

@@ -16,6 +16,9 @@ import holodeck_lsp
 
 PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
+    # isolation: keeping the workspace's modules off the import path (child interpreters,
+    # the standard-library guard), under everything that starts Python or imports user code
+    {"isolation"},
     # graders: static resolution and the isolated import; exit_codes: one table, no imports
     {"models", "graders", "exit_codes"},
     {"validation"},

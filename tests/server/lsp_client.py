@@ -32,6 +32,7 @@ class Client(LanguageClient):
         super().__init__(*args, **kwargs)
         self.published: list[types.PublishDiagnosticsParams] = []
         self.registrations: list[types.Registration] = []
+        self.code_lens_refresh_count = 0
         self._arrived: asyncio.Event | None = None
 
     def arrived(self) -> asyncio.Event:
@@ -98,6 +99,11 @@ def _refresh(client: Client, params: None) -> None:
     client.notify_arrival()
 
 
+def _code_lens_refresh(client: Client, params: None) -> None:
+    client.code_lens_refresh_count += 1
+    client.notify_arrival()
+
+
 def make_client() -> Client:
     client = Client()
     register_lsp_features(
@@ -108,6 +114,7 @@ def make_client() -> Client:
             types.WINDOW_LOG_MESSAGE: _log,
             types.CLIENT_REGISTER_CAPABILITY: _register,
             types.WORKSPACE_DIAGNOSTIC_REFRESH: _refresh,
+            types.WORKSPACE_CODE_LENS_REFRESH: _code_lens_refresh,
         },
     )
     return client
@@ -149,13 +156,22 @@ async def start(
     capabilities: types.ClientCapabilities,
     options: Any = None,
     configuration: Any = None,
+    command: list[str] | None = None,
+    cwd: Path | None = None,
 ) -> Client:
+    """The server (``command``, else ``python -m holodeck_lsp.server``; started in ``cwd``)
+    initialized on ``workspace``."""
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
-    config = ClientServerConfig(
-        server_command=SERVER, client_factory=make_client, server_env=server_env(home)
-    )
-    client = await config.start()
+    if cwd is None:
+        config = ClientServerConfig(
+            server_command=command or SERVER, client_factory=make_client,
+            server_env=server_env(home),
+        )  # fmt: skip
+        client = await config.start()
+    else:  # as pytest-lsp starts it, in another folder
+        client = make_client()
+        await client.start_io(*(command or SERVER), env=server_env(home), cwd=cwd)
     assert isinstance(client, Client)
     if configuration is not None:
         client.set_configuration(configuration, section="holodeck")

@@ -42,7 +42,9 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
 ) -> None:
     agent, lines = broken_example(tmp_path)
     client = await start(
-        agent.parent, push_capabilities(), options={"run": {"replay": "replay.jsonl"}}
+        agent.parent,
+        push_capabilities(),
+        options={"workspaceTrusted": True, "run": {"replay": "replay.jsonl"}},
     )
     try:
         doc = open_doc(client, agent)
@@ -117,7 +119,7 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
         "-o", report,
     )  # fmt: skip
     assert code == 1, err
-    client = await start(agent.parent, push_capabilities())
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
     try:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)

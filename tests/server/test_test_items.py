@@ -47,7 +47,8 @@ async def request(client: Client, method: str, params: dict[str, Any]) -> Any:
 async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Path) -> None:
     agent = example(tmp_path)
     lines = agent.read_text().splitlines()
-    client = await start(agent.parent, push_capabilities())
+    # Trusted: runs (the lenses) are offered in trusted workspaces only.
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
     try:
         doc = open_doc(client, agent)
         found = await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}})

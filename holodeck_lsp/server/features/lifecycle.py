@@ -66,8 +66,11 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
         return
     settings = _apply(session, raw, session.init_settings, source)
     if settings != session.settings:
+        trust_changed = settings.workspace_trusted != session.settings.workspace_trusted
         session.settings = settings
         session.engine.revalidate_all()
+        if trust_changed and session.features.code_lens_refresh:  # runs are offered, or not
+            session.server.workspace_code_lens_refresh(None)
 
 
 async def initialized(session: Session, params: types.InitializedParams) -> None:

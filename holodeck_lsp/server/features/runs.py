@@ -3,10 +3,16 @@ test case and "Run turn" above each turn (the case up to that turn), executed th
 `workspace/executeCommand`; progress with `$/progress`; results as diagnostics of source
 `holodeck-lsp run` and on hover (server/run_results.py).
 
+A run imports the workspace's graders and tools, and so does `run --from-report`: in a
+workspace the client has not marked trusted (`workspaceTrusted`) there are no lenses and
+every command is refused with a message.
+
 The run is `holodeck-lsp run --case N [--up-to-turn T] --events -` in a child process: the
 server imports nothing of the runner, and whatever the agent, its tools or its graders do
-cannot take the server down. `holodeck.showReport` places a report produced elsewhere
-(CI's `report.json`) the same way: `run --from-report`.
+cannot take the server down. The child is isolated (`isolation/children.py`): the
+workspace's modules are not on its path until the runner puts the agent's folder there for
+its graders and tools. `holodeck.showReport` places a report produced elsewhere (CI's
+`report.json`) the same way: `run --from-report`.
 """
 
 from __future__ import annotations
@@ -16,15 +22,16 @@ import contextlib
 import json
 import logging
 import signal
-import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
+from holodeck_lsp.isolation.children import python_command
 from holodeck_lsp.server.documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import from_events
@@ -40,8 +47,22 @@ RUN_TURN = "holodeck.runTurn"
 SHOW_REPORT = "holodeck.showReport"
 COMMANDS = [RUN_CASE, RUN_TURN, SHOW_REPORT]
 STOP_GRACE = 5.0  # seconds a cancelled run gets to stop before it is killed
-# The CLI in this interpreter, whatever PATH says.
-CLI = [sys.executable, "-c", "from holodeck_lsp.cli import main; main()"]
+REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid but could not be done
+
+
+UNTRUSTED = (
+    "{command} refused: this workspace is not trusted, and running its test cases (or showing "
+    "a report of them) imports its graders and tools. Trust the workspace first (VS Code: "
+    "Manage Workspace Trust; other editors: the setting workspaceTrusted)."
+)
+
+
+class Untrusted(JsonRpcException):
+    CODE = REQUEST_FAILED
+
+
+# The CLI in this interpreter, whatever PATH says, isolated from the workspace.
+CLI_CODE = "from holodeck_lsp.cli import main; main()"
 
 
 def lenses(text: str) -> list[tuple[int, str, list[Any]]]:
@@ -56,7 +77,7 @@ def lenses(text: str) -> list[tuple[int, str, list[Any]]]:
 
 async def code_lens(session: Session, params: types.CodeLensParams) -> list[types.CodeLens]:
     doc = session.documents.get(params.text_document.uri)
-    if doc is None or session.kind_of(doc) != "agent":
+    if doc is None or session.kind_of(doc) != "agent" or not session.settings.workspace_trusted:
         return []
     found = await asyncio.wrap_future(session.queries.submit(lenses, doc.text))
     out = []
@@ -116,7 +137,7 @@ async def _events(
 ) -> tuple[int, list[dict[str, Any]], str]:
     """Run the CLI; its events as they come (each turn reported), exit code, stderr."""
     starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
-        *CLI, *args, "--events", "-", "-q",
+        *python_command(CLI_CODE), *args, "--events", "-", "-q",
         cwd=str(cwd),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -173,6 +194,12 @@ def _doc(session: Session, uri: Any) -> Document:
 async def execute(session: Session, command: str, args: list[Any]) -> Any:
     if command not in COMMANDS or not args:
         raise ValueError(f"{command} takes the document's URI first")
+    if not session.settings.workspace_trusted:
+        message = UNTRUSTED.format(command=command)
+        session.server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+        )
+        raise Untrusted(message)
     doc = _doc(session, args[0])
     agent = uri_path(doc.uri)
     if command == SHOW_REPORT:

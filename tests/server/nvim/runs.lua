@@ -28,7 +28,7 @@ local ok, err = pcall(function()
   vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("HL_FILE")))
   local client_id = vim.lsp.start_client({
     name = "holodeck-lsp", cmd = cmd, root_dir = os.getenv("HL_ROOT"),
-    init_options = { run = { replay = os.getenv("HL_REPLAY") } },
+    init_options = { workspaceTrusted = true, run = { replay = os.getenv("HL_REPLAY") } },
   })
   vim.lsp.buf_attach_client(0, client_id)
   local uri = vim.uri_from_bufnr(0)

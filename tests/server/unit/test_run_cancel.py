@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +51,7 @@ def alive(pid: int) -> bool:
 async def test_a_cancelled_run_leaves_no_child(
     mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runs, "CLI", [sys.executable, "-c", CHILD])
+    monkeypatch.setattr(runs, "CLI_CODE", CHILD)
     # The polite child gets all the time it needs to end on SIGINT (under load, Python's
     # teardown after a KeyboardInterrupt took over half a second); the stubborn one is killed.
     monkeypatch.setattr(runs, "STOP_GRACE", 30.0 if mode == "polite" else 0.5)
@@ -91,7 +90,7 @@ async def test_a_run_cancelled_while_it_starts_is_stopped_too(
 ) -> None:
     # The child is up before the server has its pipes (under load this takes a while): a
     # cancel then must still reach it.
-    monkeypatch.setattr(runs, "CLI", [sys.executable, "-c", CHILD])
+    monkeypatch.setattr(runs, "CLI_CODE", CHILD)
     monkeypatch.setattr(runs, "STOP_GRACE", 30.0)
     started = asyncio.Event()
     go_on = asyncio.Event()

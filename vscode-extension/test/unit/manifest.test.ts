@@ -45,8 +45,17 @@ describe('the extension manifest', () => {
     assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, [
       'holodeck.server.command',
       'holodeck.server.args',
+      'holodeck.server.importStrategy',
       'holodeck.graders.import',
     ]);
+  });
+
+  it('restricts every setting that chooses a program, its arguments or whether code runs', () => {
+    // By name, so that a new setting of this kind cannot be added unrestricted.
+    const choosesWhatRuns = /\.server\.|command|args|program|executable|interpreter|python|strategy|import|env/i;
+    const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    const unrestricted = Object.keys(properties).filter((key) => choosesWhatRuns.test(key) && !restricted.includes(key));
+    assert.deepEqual(unrestricted, []);
   });
 
   it('contributes the restart command and the agent schema for the YAML extension', () => {
