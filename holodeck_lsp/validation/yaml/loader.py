@@ -304,6 +304,8 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
         return None
     resolve: Any = _RESOLVER.resolve  # untyped in the stubs
     constructors = _CONSTRUCTOR.yaml_constructors
+    resolved: dict[tuple[str, Any], str] = {}
+    built: dict[tuple[str, str], Any] = {}
     nodes: dict[YamlPath, NodeInfo] = {}
     # Each open list or mapping: [container, path, pending key, key span, start, own key span]
     stack: list[list[Any]] = []
@@ -318,15 +320,22 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
                 span = Span(s.line, s.column, e.line, e.column)
                 tag = event.tag
                 if tag is None or tag == "!":
-                    tag = resolve(ScalarNode, event.value, event.implicit)
+                    # Keys and many values repeat: the resolver (regular expressions in
+                    # Python) decides once per text and plainness.
+                    asked = (event.value, event.implicit)
+                    tag = resolved.get(asked)
+                    if tag is None:
+                        tag = resolved[asked] = resolve(ScalarNode, *asked)
                 if tag == _STR_TAG:
                     value = event.value
+                elif (tag, event.value) in built:  # scalars construct to immutable values
+                    value = built[tag, event.value]
                 else:
                     constructor = constructors.get(tag)
                     if constructor is None or tag == _MERGE_TAG:
                         raise _Unusual
-                    value = constructor(_CONSTRUCTOR, ScalarNode(tag, event.value, s, e,
-                                                                 event.style))
+                    value = built[tag, event.value] = constructor(
+                        _CONSTRUCTOR, ScalarNode(tag, event.value, s, e, event.style))
                 if not stack:
                     root = value
                     nodes[()] = NodeInfo(None, span, "scalar", event.style)
