@@ -1,13 +1,14 @@
 """Cold `holodeck-lsp check` wall time and peak memory, beside check-jsonschema.
 
-    python benchmarks/check_timing.py [--runs 5]
+    python benchmarks/check_timing.py [--runs 5] [--baseline DIR]
 
 Each file is checked by `holodeck-lsp check` and by check-jsonschema with HoloDeck's
 published schema (`tests/data/reference/`; `pip install check-jsonschema`), alternated
 (ours, theirs, ours, ...) so that the machine's other load hits both; medians, the
 fastest run and the ratio are printed. Targets on a 2-core machine: 20-line file <= 0.30 s
 and <= 0.6x check-jsonschema; 1,000-case 4-turn suite <= 1.5 s and <= 0.10x
-check-jsonschema; peak memory <= 300 MB.
+check-jsonschema; peak memory <= 300 MB. `--baseline DIR` also times the `check` of
+another checkout (say, main before a change) in the same alternation.
 
 Our modules are compiled to bytecode first, as `pip install` leaves them (an editable
 install under PYTHONDONTWRITEBYTECODE would otherwise recompile them on every run). Also
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from checkouts import entry_command
 from gen_suite import suite
 
 HOLODECK_SCHEMA = Path(__file__).resolve().parent.parent / (
@@ -90,9 +92,9 @@ class Runs:
                 f"{min(self.times):.3f} s), {statistics.median(self.cpus):.3f} s CPU")
 
 
-def check(path: Path) -> list[str]:
-    return [*command("holodeck-lsp"), "check", "--no-user-config", "--format", "json",
-            str(path)]
+def check(path: Path, program: list[str] | None = None) -> list[str]:
+    return [*(program or command("holodeck-lsp")), "check", "--no-user-config", "--format",
+            "json", str(path)]
 
 
 def check_jsonschema(path: Path) -> list[str] | None:
@@ -102,22 +104,31 @@ def check_jsonschema(path: Path) -> list[str] | None:
     return [*found, "--schemafile", str(HOLODECK_SCHEMA), str(path)]
 
 
-def compare(label: str, path: Path, runs: int, target: float, ratio_target: float) -> float:
-    """Ours and check-jsonschema on one file, alternated; prints both; ours' peak RSS."""
-    ours, theirs = Runs(), Runs()
+def compare(label: str, path: Path, runs: int, target: float, ratio_target: float,
+            baseline: list[str] | None) -> float:
+    """Ours (and the baseline's) and check-jsonschema on one file, alternated; prints them
+    all; our peak RSS."""
+    ours, before, theirs = Runs(), Runs(), Runs()
     anchor = check_jsonschema(path)
     for _ in range(runs):
         ours.once(check(path))
+        if baseline is not None:
+            before.once(check(path, baseline))
         if anchor is not None:
             theirs.once(anchor)
     print(f"{label}:")
     print(ours.line("holodeck-lsp") + f" (target <= {target:.2f} s)")
+    if baseline is not None:
+        print(before.line("baseline"))
     if anchor is None:
         print("    check-jsonschema is not installed: pip install check-jsonschema")
-    else:
-        print(theirs.line("check-jsonschema"))
-        print(f"    ratio of the medians {ours.median / theirs.median:.2f}, of the fastest "
-              f"{min(ours.times) / min(theirs.times):.2f} (target <= {ratio_target:.2f})")
+        return max(ours.peaks)
+    print(theirs.line("check-jsonschema"))
+    for name, each in (("holodeck-lsp", ours), ("baseline", before)):
+        if each.times:
+            print(f"    {name} / check-jsonschema: ratio of the medians "
+                  f"{each.median / theirs.median:.2f}, of the fastest "
+                  f"{min(each.times) / min(theirs.times):.2f} (target <= {ratio_target:.2f})")
     return max(ours.peaks)
 
 
@@ -126,6 +137,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="a checkout to time beside this one")
     args = parser.parse_args()
     compileall.compile_dir(Path(holodeck_lsp.__file__).parent, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,9 +155,13 @@ def main() -> None:
         # measures the neighbours.
         print(f"floor (Python + typer + pydantic + PyYAML imports only): median "
               f"{floor.median:.3f} s, fastest {min(floor.times):.3f} s")
-        peak = compare("check, 20-line file", small, args.runs, 0.30, 0.6)
+        baseline = None
+        if args.baseline is not None:
+            compileall.compile_dir(args.baseline / "holodeck_lsp", quiet=1)
+            baseline = entry_command(args.baseline, Path(tmp))
+        peak = compare("check, 20-line file", small, args.runs, 0.30, 0.6, baseline)
         peak = max(peak, compare(f"check, 1,000-case 4-turn suite ({lines} lines)", large,
-                                 args.runs, 1.5, 0.10))
+                                 args.runs, 1.5, 0.10, baseline))
     print(f"peak memory of holodeck-lsp (max RSS of any run): {peak:.0f} MB (target <= 300 MB)")
 
 

@@ -1,6 +1,6 @@
 """Language server: time from spawning the server to the first diagnostics of a file.
 
-    python benchmarks/lsp_first_diagnostics.py [--runs 5] [--sizes 100 1000]
+    python benchmarks/lsp_first_diagnostics.py [--runs 5] [--sizes 100 1000] [--baseline DIR]
 
 An editor opens a workspace with a 100-case (and a 1,000-case) 4-turn suite on screen
 (`gen_suite.py`, with one unknown key in the last turn, so that the diagnostics awaited
@@ -14,6 +14,8 @@ the runs alternate (ours, theirs, ours, ...) so the machine's other load hits bo
 Prints the median and the fastest of each, their ratio, and where our server's
 milliseconds went (its `HOLODECK_LSP_TIMING` log: imports, handshake, worker start,
 parse, validate, publish). Target: at most 0.5x yaml-language-server at both sizes.
+`--baseline DIR` also times the server of another checkout (say, main before a change),
+in the same alternation.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pygls.uris import from_fs_path
 from pytest_lsp import client_capabilities
 
 sys.path.insert(0, str(Path(__file__).parent))
+from checkouts import entry_command
 from gen_suite import suite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,19 +90,24 @@ def run_once(config: dict[str, object], folder: Path) -> Run:
                timings(stderr, result["spawnedAt"]))
 
 
-def configs(path: Path, text: str, line: int) -> dict[str, dict[str, object]]:
+def configs(path: Path, text: str, line: int,
+            baseline: Path | None = None) -> dict[str, dict[str, object]]:
     capabilities = get_converter().unstructure(client_capabilities("visual-studio-code"))
     common = {"cwd": str(path.parent), "capabilities": capabilities, "line": line,
               "rootUri": from_fs_path(str(path.parent)), "uri": from_fs_path(str(path)),
               "languageId": "yaml", "text": text}
     schemas = {from_fs_path(str(HOLODECK_SCHEMA)): "*.agent.yaml"}
-    return {
+    servers = {
         "holodeck-lsp": {**common, "command": our_command(), "settings": {"holodeck": {}},
                          "env": {"HOLODECK_LSP_TIMING": "1"}},
         "yaml-language-server": {**common, "command": ["node", str(YAML_LS), "--stdio"],
                                  "settings": {"yaml": {**YAML_SETTINGS, "schemas": schemas}},
                                  "env": {}},
     }
+    if baseline is not None:
+        servers["baseline"] = {**servers["holodeck-lsp"],
+                               "command": [*entry_command(baseline, path.parent), "serve"]}
+    return servers
 
 
 def describe(name: str, runs: list[Run]) -> str:
@@ -124,6 +132,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="*", default=[100, 1000])
     parser.add_argument("--only-ours", action="store_true", help="skip yaml-language-server")
+    parser.add_argument("--baseline", type=Path, help="a checkout to time beside this one")
     args = parser.parse_args()
     if not args.only_ours and not YAML_LS.is_file():
         raise SystemExit("yaml-language-server is not installed: tests/schema/yaml-ls/setup.sh")
@@ -133,7 +142,7 @@ def main() -> None:
             path = folder / f"suite{size}.agent.yaml"
             text = suite(size) + UNKNOWN_KEY
             path.write_text(text)
-            servers = configs(path, text, text.count("\n") - 1)
+            servers = configs(path, text, text.count("\n") - 1, args.baseline)
             if args.only_ours:
                 servers.pop("yaml-language-server")
             runs: dict[str, list[Run]] = {name: [] for name in servers}
@@ -145,9 +154,13 @@ def main() -> None:
             for name, each in runs.items():
                 print(describe(name, each))
             if not args.only_ours:
-                ours, theirs = (statistics.median(r.diagnostics_ms for r in runs[n])
-                                for n in servers)
-                print(f"    ratio of the medians: {ours / theirs:.2f} (target <= 0.50)")
+                medians = {n: statistics.median(r.diagnostics_ms for r in each)
+                           for n, each in runs.items()}
+                for name in ("holodeck-lsp", "baseline"):
+                    if name in medians:
+                        print(f"    ratio of the medians, {name} / yaml-language-server: "
+                              f"{medians[name] / medians['yaml-language-server']:.2f} "
+                              "(target <= 0.50)")
             lines = breakdown(runs["holodeck-lsp"])
             if lines:
                 print("    holodeck-lsp, median ms after spawn of each step it logged:")
