@@ -73,10 +73,11 @@ class Runs:
     cpus: list[float] = field(default_factory=list)
     peaks: list[float] = field(default_factory=list)
 
-    def once(self, argv: list[str]) -> None:
+    def once(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         """One cold run: its wall time, CPU time and peak RSS."""
         start = time.perf_counter()
-        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env={**os.environ, **(env or {})})
         _, status, usage = os.wait4(process.pid, 0)  # this child's own usage
         self.times.append(time.perf_counter() - start)
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -105,7 +106,7 @@ def check_jsonschema(path: Path) -> list[str] | None:
 
 
 def compare(label: str, path: Path, runs: int, target: float, ratio_target: float,
-            baseline: list[str] | None) -> float:
+            baseline: tuple[list[str], dict[str, str]] | None) -> float:
     """Ours (and the baseline's) and check-jsonschema on one file, alternated; prints them
     all; our peak RSS."""
     ours, before, theirs = Runs(), Runs(), Runs()
@@ -113,7 +114,7 @@ def compare(label: str, path: Path, runs: int, target: float, ratio_target: floa
     for _ in range(runs):
         ours.once(check(path))
         if baseline is not None:
-            before.once(check(path, baseline))
+            before.once(check(path, baseline[0]), baseline[1])
         if anchor is not None:
             theirs.once(anchor)
     print(f"{label}:")

@@ -105,8 +105,9 @@ def configs(path: Path, text: str, line: int,
                                  "env": {}},
     }
     if baseline is not None:
-        servers["baseline"] = {**servers["holodeck-lsp"],
-                               "command": [*entry_command(baseline, path.parent), "serve"]}
+        command, env = entry_command(baseline, path.parent)
+        servers["baseline"] = {**servers["holodeck-lsp"], "command": [*command, "serve"],
+                               "env": {"HOLODECK_LSP_TIMING": "1", **env}}
     return servers
 
 

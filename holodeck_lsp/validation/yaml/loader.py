@@ -1,9 +1,12 @@
 """YAML text -> (data, source map, problems), with the loader semantics HoloDeck uses.
 
 HoloDeck reads its files with PyYAML's safe loader (YAML 1.1: `yes`/`no` are booleans,
-`0777` is octal). We compose with the C-backed parser, which keeps node marks, and
-build the values with the same safe constructors, so the data we validate is the data
-HoloDeck would see, and every key and value keeps its exact position.
+`0777` is octal). We parse with the C-backed parser, which keeps marks, and build the
+values with the same resolver and safe constructors, so the data we validate is the data
+HoloDeck would see, and every key and value keeps its exact position. A text with nothing
+unusual is built straight from the parser's events (`_from_events`); any other is composed
+into nodes first (`_Builder`: aliases and their budget, merge keys, duplicate keys, tags,
+limits), and both give the same result (tests/validation/test_yaml_events.py).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ or the editor queries (the server process builds the protocol's objects)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from holodeck_lsp.server import jobs, lsp_diagnostics
@@ -36,3 +38,19 @@ def test_the_worker_validates_without_loading_the_protocol_side(tmp_path: Path) 
              [r.location.range.start.line for r in d.related_information or []])
             for d in diagnostics] == [("HL003", 4, 2, 6, [3])]
     assert outcome.placed == {}
+
+
+def test_serve_starts_the_server_without_loading_the_command_line() -> None:
+    # `holodeck-lsp serve` is what editors run: typer and click are a tenth of a second.
+    probe = (
+        "import sys\n"
+        "import holodeck_lsp.server.start as start\n"
+        "start.serve = lambda: print(sorted(m for m in sys.modules"
+        " if m.startswith(('typer', 'click', 'holodeck_lsp.cli'))))\n"
+        "sys.argv = ['holodeck-lsp', 'serve']\n"
+        "from holodeck_lsp.__main__ import main\n"
+        "main()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "[]"
