@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.server import timing
+from holodeck_lsp.server import startup, timing
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -140,7 +140,8 @@ def serve(pipes: tuple[BinaryIO, BinaryIO], validator: ProcessWorker,
     `start.serve` calls this, once it has taken the pipes and started the worker."""
     _configure_logging()
     reader, writer = pipes
-    server = create_server(validator)  # gc_pause.settle_startup: see startup.settle
+    server = create_server(validator)
+    startup.settle_soon()  # the collector, the late imports: see startup.settle
     timing.mark("server built")
     if port is not None:
         reader.close()

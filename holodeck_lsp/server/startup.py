@@ -3,9 +3,9 @@
 The validation worker starts before anything else (`start.serve`). The server process
 answers `initialize` before it loads the models and the editor queries: completion,
 hover, fixes and definitions import them on first use. Once the first diagnostics are
-out (or a few seconds after `initialized`, whichever comes first), `settle` loads them on
-a thread (`LATE_IMPORTS`), so the first query finds them loaded, saves the code cache and
-moves start-up's objects out of the garbage collector's sight.
+out (or a few seconds after the server is built, whichever comes first), `settle` loads
+them on a thread (`LATE_IMPORTS`), so the first query finds them loaded, saves the code
+cache and moves start-up's objects out of the garbage collector's sight.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ LATE_IMPORTS = (
     "holodeck_lsp.editing.fixes",
     "holodeck_lsp.editing.navigation",
 )
-SETTLE_AFTER = 3.0  # seconds after `initialized`, when no diagnostics came out before
+SETTLE_AFTER = 3.0  # seconds after the server is built, if no diagnostics came out before
 _settled = threading.Event()
 
 
@@ -45,6 +45,14 @@ def settle() -> None:
         timing.mark("settled (editor queries imported)")
 
     threading.Thread(target=run, name="holodeck-settle", daemon=True).start()
+
+
+def settle_soon() -> None:
+    """`settle` after `SETTLE_AFTER` seconds, unless the first diagnostics come sooner (the
+    collector is off until then, so it must come even if no document is ever opened)."""
+    timer = threading.Timer(SETTLE_AFTER, settle)
+    timer.daemon = True
+    timer.start()
 
 
 def start_validator() -> ProcessWorker:

@@ -3,6 +3,8 @@ server gives it, and `HOLODECK_LSP_TIMING` shows where start-up's milliseconds g
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,24 @@ async def test_the_first_document_gets_the_diagnostics_a_warm_server_gives(
     assert _summary(first) == [(4, 2, "HL003", [3]), (9, 4, "HL101", [])]
 
 
+def _marks(log: Path) -> dict[str, float]:
+    marks: dict[str, float] = {}
+    for line in log.read_text().splitlines():
+        if line.startswith("holodeck-lsp timing: "):
+            step, _, epoch = line.removeprefix("holodeck-lsp timing: ").rpartition(" ")
+            marks.setdefault(step, float(epoch))
+    return marks
+
+
+async def _marks_until(log: Path, step: str, timeout: float = 60.0) -> dict[str, float]:
+    """The marks logged so far, once ``step`` is among them (polled, within a bound)."""
+    deadline = time.monotonic() + timeout
+    while step not in (marks := _marks(log)):
+        assert time.monotonic() < deadline, f"no {step!r} within {timeout} s: {marks}"
+        await asyncio.sleep(0.05)
+    return marks
+
+
 async def test_timing_marks_each_step_of_start_up_on_both_sides(
     workspace: Path, tmp_path: Path
 ) -> None:
@@ -75,13 +95,10 @@ async def test_timing_marks_each_step_of_start_up_on_both_sides(
     wire = await Wire.start(tmp_path / "home", env={"HOLODECK_LSP_TIMING": "1"}, stderr=log)
     try:
         await _open_at_start(wire, workspace)
+        # Then, on a thread: the editor queries' imports, the code cache, the collector.
+        marks = await _marks_until(log, "server: settled (editor queries imported)")
     finally:
         await wire.close()
-    marks: dict[str, float] = {}
-    for line in log.read_text().splitlines():
-        if line.startswith("holodeck-lsp timing: "):
-            step, _, epoch = line.removeprefix("holodeck-lsp timing: ").rpartition(" ")
-            marks.setdefault(step, float(epoch))
     in_order = ["server: started", "server: validation worker launched",
                 "server: protocol side imported", "server: initialize read",
                 "server: didOpen read", "server: validation submitted",

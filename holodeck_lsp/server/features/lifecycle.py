@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -14,7 +13,6 @@ from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.server.settings import Settings, parse_settings
-from holodeck_lsp.server.startup import SETTLE_AFTER, settle
 
 log = logging.getLogger(__name__)
 SECTION = "holodeck"
@@ -74,7 +72,6 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
 
 
 async def initialized(session: Session, params: types.InitializedParams) -> None:
-    asyncio.get_running_loop().call_later(SETTLE_AFTER, settle)
     registrations = []
     if session.features.dynamic_watchers:
         registrations.append(
