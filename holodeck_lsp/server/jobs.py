@@ -148,7 +148,7 @@ def run(snap: Snapshot) -> Outcome:
 
 
 def _run(snap: Snapshot) -> Outcome:
-    # Preloaded in the worker (startup.VALIDATION_PRELOAD); the server never loads it.
+    # Preloaded in the worker (server/preload.py); the server process never loads it.
     from holodeck_lsp.validation.validate import ValidationContext, validate_text
 
     if not is_holodeck_file(snap):
@@ -178,5 +178,3 @@ def _run(snap: Snapshot) -> Outcome:
     outcome.deps = frozenset(deps)
     return outcome
 
-
-timing.mark("jobs loaded")  # in the worker: its forkserver preloads this last

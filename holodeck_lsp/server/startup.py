@@ -18,7 +18,7 @@ from holodeck_lsp.server.worker import ProcessWorker
 
 VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
 # What the worker's forkserver loads before it forks a worker: the validation code.
-VALIDATION_PRELOAD = ("holodeck_lsp.validation.validate", "holodeck_lsp.server.jobs")
+VALIDATION_PRELOAD = ("holodeck_lsp.server.preload",)
 # What the editor queries need and `initialize` does not (each a quarter of a second).
 LATE_IMPORTS = (
     "holodeck_lsp.editing.completion",

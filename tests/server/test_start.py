@@ -106,4 +106,4 @@ async def test_timing_marks_each_step_of_start_up_on_both_sides(
                 "server: validation result received", "server: diagnostics published"]
     assert [step for step in in_order if step in marks] == in_order
     assert [marks[step] for step in in_order] == sorted(marks[step] for step in in_order)
-    assert "worker: jobs loaded" in marks  # the worker's preload, done by the worker
+    assert "worker: validation code loaded" in marks  # the forkserver's preload (preload.py)
