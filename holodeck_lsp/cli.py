@@ -17,6 +17,7 @@ import typer
 from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import FORMATS
 from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
     UnknownCode,
@@ -26,6 +27,9 @@ from holodeck_lsp.validation.codes import (
 from holodeck_lsp.validation.diagnostics import Severity
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from holodeck_lsp.check.fixing import FixedFile
     from holodeck_lsp.check.results import CheckResult
     from holodeck_lsp.validation.validate import ValidationContext
 
@@ -33,6 +37,10 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # click's plain help: it wraps long option text at the terminal's width (up to
+    # max_content_width), where rich's panels cut words at 80 columns with an ellipsis.
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 120},
     help="Validate, serve and run HoloDeck agent and test-suite YAML.",
 )
 
@@ -102,7 +110,20 @@ def check(
     ] = False,
     diff: Annotated[
         bool,
-        typer.Option("--diff", help="Print the safe quick fixes as a diff; change nothing."),
+        typer.Option(
+            "--diff",
+            help="Print the safe quick fixes as a diff on stdout (changing nothing, or with "
+            "--fix what was fixed), and on stderr the report of what they leave.",
+        ),
+    ] = False,
+    changed_files: Annotated[
+        bool,
+        typer.Option(
+            "--changed-files",
+            help="The paths are changed files, as pre-commit passes them: an agent is "
+            "checked; a file an agent pulls in (its test_cases_file, its config.yaml) is "
+            "checked through that agent; any other file is skipped.",
+        ),
     ] = False,
 ) -> None:
     """Validate files and folders; exit 0 clean, 1 on errors, 2 on bad usage or input."""
@@ -110,7 +131,7 @@ def check(
     # rescan them over and over (a large suite checks 3x faster without it), and
     # reference counting frees what little is garbage.
     gc.disable()
-    from holodeck_lsp.check.checker import CheckOptions, check_paths
+    from holodeck_lsp.check.checker import CheckOptions, check_changed, check_paths
     from holodeck_lsp.check.formats import TextFormat
     from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
     from holodeck_lsp.validation.validate import ValidationContext
@@ -128,7 +149,10 @@ def check(
         if raw == "-":
             if stdin is not None:
                 raise typer.BadParameter("'-' may be given once")
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(context.max_bytes + 1)  # a size limit, as for files
+            if len(data) > context.max_bytes:
+                typer.echo(f"stdin has more than {context.max_bytes:,} bytes", err=True)
+                raise typer.Exit(EXIT_USAGE)
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -138,43 +162,64 @@ def check(
         else:
             targets.append(Path(raw))
     options = CheckOptions(context, tuple(pattern) if pattern else DEFAULT_PATTERNS)
-    if (fix or diff) and stdin is not None:
-        raise typer.BadParameter("--fix and --diff work on files, not on '-'")
-    result = check_paths(targets, options, stdin)
-    if diff:
-        raise typer.Exit(_print_fixes(result, context))
-    if fix and _apply_fixes(result, context):
-        result = check_paths(targets, options, stdin)  # what is left
+    if (fix or diff or changed_files) and stdin is not None:
+        raise typer.BadParameter("--fix, --diff and --changed-files work on files, not on '-'")
+
+    def check_all() -> CheckResult:
+        if changed_files:
+            return check_changed(targets, options)
+        return check_paths(targets, options, stdin)
+
+    result = check_all()
+    would_change = False
+    if fix or diff:
+        fixed = _fixes(result, context, write=fix)
+        if diff:
+            for one in fixed:
+                sys.stdout.write(one.diff())
+            sys.stdout.flush()  # the patch before the report, also where both streams meet
+        if fixed:
+            count = sum(one.applied for one in fixed)
+            done = "fixed" if fix else "would fix"
+            typer.echo(f"{done} {count} problem(s) in {len(fixed)} file(s)", err=True)
+            if not fix:  # nothing written: the fixed texts stand in for the files
+                context.overlay = _overlay(fixed)
+            result = check_all()  # what the fixes leave
+        would_change = diff and not fix and bool(fixed)
     chosen = FORMATS[output_format]
-    (TextFormat(color) if chosen is TextFormat else chosen()).report(result, sys.stdout)
+    # With --diff, stdout holds the patch alone (`git apply` takes it); the report follows
+    # on stderr. Errors no fix removes are reported, and fail, in every mode.
+    stream = sys.stderr if diff else sys.stdout
+    (TextFormat(color) if chosen is TextFormat else chosen()).report(result, stream)
     if result.unreadable:
         for path, reason in result.unreadable:
-            typer.echo(f"error: cannot read {path}: {reason}", err=True)
+            typer.echo(f"error: cannot read {visible(path)}: {visible(reason)}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAILED if result.error_count else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if result.error_count or would_change else EXIT_OK)
 
 
-def _print_fixes(result: CheckResult, context: ValidationContext) -> int:
-    """`--diff`: exit 1 when a fix would change a file, else 0."""
-    from holodeck_lsp.check.fixing import fix_files
+def _fixes(result: CheckResult, context: ValidationContext, write: bool) -> list[FixedFile]:
+    """The files the safe fixes change, fixed; with ``write`` (`--fix`) the ones written."""
+    from holodeck_lsp.check.fixing import WriteRefused, fix_files, write_fixed
 
-    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
+    fixed = fix_files([f for f in result.files if f.diagnostics], context)
+    if not write:
+        return fixed
+    written = []
     for one in fixed:
-        sys.stdout.write(one.diff())
-    return EXIT_FAILED if fixed else EXIT_OK
+        try:
+            write_fixed(one)
+        except (WriteRefused, OSError) as exc:
+            typer.echo(f"error: not writing the fixes of {one.file}: {exc}", err=True)
+            continue
+        written.append(one)
+    return written
 
 
-def _apply_fixes(result: CheckResult, context: ValidationContext) -> bool:
-    """`--fix`: writes the fixed files; whether any changed."""
-    from holodeck_lsp.check.fixing import fix_files, write_fixed
-
-    fixed = fix_files([(f.file, f.text) for f in result.files if f.diagnostics], context)
-    for one in fixed:
-        write_fixed(one)
-    if fixed:
-        count = sum(one.applied for one in fixed)
-        typer.echo(f"fixed {count} problem(s) in {len(fixed)} file(s)", err=True)
-    return bool(fixed)
+def _overlay(fixed: list[FixedFile]) -> Callable[[Path], str | None]:
+    """The fixed texts, by resolved path, as the validation reads files."""
+    texts = {Path(one.file).resolve(): one.after for one in fixed}
+    return texts.get
 
 
 @app.command()

@@ -3,16 +3,24 @@
 A fix is applied only where the editor marks it preferred (the one obvious fix); a
 choice, like which of `fuzzy` and `regex` to keep, is left to the user. The file is
 validated again after each round, until no preferred fix is left (or a bound is hit).
+Only a regular file inside the project of the checked file is ever written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
+import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_lsp.check.files import name_in_repository
+from holodeck_lsp.check.results import FileResult
 from holodeck_lsp.editing.fixes import fixes_for
 from holodeck_lsp.editing.text_edits import Text, TextEdit, apply
+from holodeck_lsp.named_files import NotReadable, regular_file
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 
 MAX_ROUNDS = 20  # each round fixes every diagnostic whose edit overlaps no other
@@ -24,13 +32,18 @@ class FixedFile:
     before: str
     after: str
     applied: int  # fixes applied
+    project: Path | None = None  # the only folder it may be written in
 
     def diff(self) -> str:
+        """A unified diff with git's headers: `a/PATH`, `b/PATH` from the repository root
+        (`git apply`, `patch -p1` there); an absolute path outside any is named as is."""
+        name = name_in_repository(Path(self.file))
+        relative = not Path(name).is_absolute()
         lines = difflib.unified_diff(
             self.before.splitlines(keepends=True),
             self.after.splitlines(keepends=True),
-            fromfile=f"a/{self.file}",
-            tofile=f"b/{self.file}",
+            fromfile=f"a/{name}" if relative else name,
+            tofile=f"b/{name}" if relative else name,
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
@@ -73,19 +86,46 @@ def fix_text(text: str, path: Path, context: ValidationContext) -> FixedFile:
     return FixedFile(str(path), text, current, applied)
 
 
-def fix_files(files: list[tuple[str, str | None]], context: ValidationContext) -> list[FixedFile]:
-    """The files (name, text) that a fix changes, fixed."""
+def fix_files(files: list[FileResult], context: ValidationContext) -> list[FixedFile]:
+    """The files that a fix changes, fixed. A file without text (outside the project,
+    not UTF-8) is never fixed: it is not shown, and not ours to write."""
     out = []
-    for file, text in files:
-        if text is None:
+    for result in files:
+        if result.text is None or result.project is None:
             continue
-        fixed = fix_text(text, Path(file), context)
-        if fixed.after != text:
+        fixed = fix_text(result.text, Path(result.file), context)
+        fixed.project = result.project
+        if fixed.after != result.text:
             out.append(fixed)
     return out
 
 
+class WriteRefused(Exception):
+    """Why a fixed file was not written."""
+
+
 def write_fixed(fixed: FixedFile) -> None:
-    # newline="": the text keeps the line endings it was read with.
-    with open(fixed.file, "w", encoding="utf-8", newline="") as stream:
-        stream.write(fixed.after)
+    """Write the fixed text over the file, atomically and keeping its mode: a temporary
+    file in the same folder, renamed over it. Only a regular file inside the project, links
+    resolved (the link itself stays); raises WriteRefused otherwise."""
+    try:
+        target, _size = regular_file(Path(fixed.file))
+    except NotReadable as exc:
+        raise WriteRefused(f"the file {exc.reason}") from None
+    if fixed.project is None or not target.is_relative_to(fixed.project):
+        raise WriteRefused(f"the file is {target}, outside the project ({fixed.project})")
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    # A rename would replace it all the same (and root may write anything): honour it.
+    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+        raise WriteRefused("the file is read-only")
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        # newline="": the text keeps the line endings it was read with.
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
+            stream.write(fixed.after)
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

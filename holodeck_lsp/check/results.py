@@ -4,6 +4,7 @@ configuration errors (which print through the same text format)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
 
@@ -12,7 +13,10 @@ from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
 class FileResult:
     file: str
     diagnostics: list[Diagnostic]
-    text: str | None = None  # for source excerpts
+    # For source excerpts and `--fix`; None for a file outside the project, or not text.
+    text: str | None = None
+    # The project the file was validated in: `--fix` writes only inside it.
+    project: Path | None = None
 
 
 @dataclass

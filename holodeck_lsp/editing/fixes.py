@@ -60,14 +60,16 @@ def _rename_key(doc: Text, d: Diagnostic, guess: Any) -> list[Fix]:
     return [Fix(f"Rename '{written}' to '{guess}'", edit, preferred=True, diagnostic=d)]
 
 
-def _set_value(doc: Text, d: Diagnostic, value: Any, title: str | None = None) -> list[Fix]:
+def _set_value(
+    doc: Text, d: Diagnostic, value: Any, title: str | None = None, requote: bool = True
+) -> list[Fix]:
     if d.range.start.line != d.range.end.line:
         return []
     written = _slice(doc, d.range)
     if not written.strip() or written.lstrip()[:1] in ("{", "[", "|", ">"):
         return []
     text = "true" if value is True else "false" if value is False else str(value)
-    quote = written[0] if written[0] in "'\"" else ""
+    quote = written[0] if requote and written[0] in "'\"" else ""
     new_text = f"{quote}{text}{quote}"
     if new_text == written:
         return []
@@ -174,6 +176,8 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
         return _set_value(doc, diagnostic, data["replace_value"])
     if code in ("HL303", "HL304"):
         return _set_value(doc, diagnostic, 1, "Set count: 1")
+    if code == "HL111" and "replace_value" in data:  # the value HoloDeck reads, unquoted
+        return _set_value(doc, diagnostic, data["replace_value"], requote=False)
     if code == "HL103" and "quote" in data:
         return _quote(doc, diagnostic, data["quote"])
     if code == "HL201":

@@ -9,6 +9,7 @@ from typing import Any
 from holodeck_lsp.editing.cursor import key_at, unquote
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
 from holodeck_lsp.models.evaluation import GRADER_RE
+from holodeck_lsp.named_files import NotReadable, regular_file
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
@@ -71,6 +72,9 @@ def definition_at(
         return None
     if _is_file_ref(path) and value.strip():
         target = Path(value) if Path(value).is_absolute() else file.parent / value
-        if target.is_file():
-            return Target(target.resolve(), 0, 0)
+        try:  # a FIFO, a device or /proc/self/environ is no place to go
+            resolved, _size = regular_file(target)
+        except NotReadable:
+            return None
+        return Target(resolved, 0, 0)
     return None

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
+
 Status = Literal["ok", "unknown", "module-missing", "attr-missing", "not-callable", "syntax-error"]
 _EXTENSION_SUFFIXES = (".so", ".pyd", ".pyc")
 _DYNAMIC_MARKERS = ("__getattr__", "globals()", "setattr(", "import *", "exec(", "vars()")
@@ -81,18 +83,26 @@ def find_module(module: str, search_path: list[Path]) -> Path | Literal["opaque"
     return None
 
 
-_cache: dict[tuple[Path, float], ast.Module | SyntaxError] = {}
+_cache: dict[tuple[Path, float], tuple[ast.Module | SyntaxError, str]] = {}
 
 
-def _parse(file: Path) -> ast.Module | SyntaxError:
-    key = (file, file.stat().st_mtime)
+def _parse(file: Path) -> tuple[ast.Module | SyntaxError, str]:
+    """The module's syntax tree (or why it has none) and its source."""
+    try:
+        key = (file, file.stat().st_mtime)
+    except OSError as exc:
+        return SyntaxError(str(exc)), ""
     if key not in _cache:
+        source = ""
         try:
-            _cache[key] = ast.parse(file.read_text(encoding="utf-8"), str(file))
+            source = read_text(file, MAX_NAMED_BYTES)
+            _cache[key] = ast.parse(source, str(file)), source
         except SyntaxError as exc:
-            _cache[key] = exc
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            _cache[key] = SyntaxError(str(exc))
+            _cache[key] = exc, source
+        except NotReadable as exc:
+            _cache[key] = SyntaxError(f"the source {exc.reason}"), ""
+        except ValueError as exc:
+            _cache[key] = SyntaxError(str(exc)), source
     return _cache[key]
 
 
@@ -142,7 +152,7 @@ def resolve_grader(spec: str, search_path: list[Path]) -> Resolution:
         return Resolution("module-missing", f"grader module {module!r} not found {where}")
     if located == "opaque":
         return Resolution("unknown")
-    tree = _parse(located)
+    tree, source = _parse(located)
     if isinstance(tree, SyntaxError):
         where = f" at line {tree.lineno}" if tree.lineno else ""
         return Resolution(
@@ -152,7 +162,6 @@ def resolve_grader(spec: str, search_path: list[Path]) -> Resolution:
         )
     binding = _binding(tree, name)
     if binding is None:
-        source = located.read_text(encoding="utf-8", errors="replace")
         sibling = located.parent / name
         if any(m in source for m in _DYNAMIC_MARKERS) or _exists(sibling.with_suffix(".py")):
             return Resolution("unknown", module_file=located)

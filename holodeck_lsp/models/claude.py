@@ -8,6 +8,7 @@ from pydantic import Field, StrictBool, ValidationInfo, field_validator, model_v
 
 from holodeck_lsp.models._base import StrictModel
 from holodeck_lsp.models.errors import MUTUALLY_EXCLUSIVE, REQUIRES_ONE_OF, fail, require_text
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
 
 # Validation-context key holding the agent file's folder. When it is given, a subagent's
 # `prompt_file` is checked the way the loader reads it (it inlines the file at load).
@@ -111,15 +112,11 @@ def _check_prompt_file(agent_dir: Path, name: str) -> None:
     if not path.is_absolute():
         path = agent_dir / path
     try:
-        found = path.exists()
-    except OSError as error:  # a name too long for the file system; HoloDeck crashes on it
-        raise ValueError(f"prompt_file cannot be read: {error.strerror}") from None
-    if not found:
-        raise ValueError(f"prompt_file not found: {path}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"prompt_file cannot be read: {error}") from None
+        text = read_text(path, MAX_NAMED_BYTES)
+    except NotReadable as error:
+        if error.problem == "missing":
+            raise ValueError(f"prompt_file not found: {path}") from None
+        raise ValueError(f"prompt_file {error.reason}: {path}") from None
     if not text.strip():
         raise ValueError(f"prompt_file is empty: {path}")
 

@@ -159,10 +159,12 @@ class _CaseRun:
         request = TurnRequest(message, index, self.case.label, self.case.index)
         errors: list[str] = []
         reply: Reply | None = None
+        failed = False
         start = time.perf_counter()
         try:
             reply = await session.send(request)
         except TurnFailure as failure:
+            failed = True
             errors.append(failure_message(failure, legacy, self.settings.run_label))
             self.execution_errors += failure.execution_error
             if failure.breaks_session:
@@ -175,7 +177,9 @@ class _CaseRun:
         tools = check_tools(turn.expected_tools, calls, name_errors=not legacy)
         errors.extend(tools.errors)
         metric_results, grader_details = [], None
-        if reply is not None and reply.text:
+        # A reply, even an empty one, is graded (`holodeck test` grades none that is empty:
+        # docs/runner.md, "An empty reply is graded"); a failed turn is not.
+        if reply is not None and not failed:
             view = TurnView(
                 turn.input,
                 reply.text,

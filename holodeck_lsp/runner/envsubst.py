@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+from holodeck_lsp.validation.env_refs import ENV_REF
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ an editor can place a failure at its line.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, TextIO
 
+from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import EvaluationMetric
 from holodeck_lsp.models.test_case import ExpectedTool
@@ -21,6 +21,7 @@ from holodeck_lsp.runner.event_paths import case_path, metric_paths, text, turn_
 from holodeck_lsp.runner.matchers import arg_mismatch, mismatch
 from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.progress import Progress
+from holodeck_lsp.runner.redaction import Secrets
 from holodeck_lsp.runner.tool_assertions import name_only
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
@@ -37,14 +38,14 @@ class EventStream:
         agent: Agent,
         agent_file: str,
         cases: list[PlannedCase],
-        redact: Callable[[str], str] = str,
+        secrets: Secrets | None = None,
         repeat: int = 1,
     ) -> None:
         self.stream = stream
         self.agent = agent
         self.agent_file = agent_file
         self.cases = cases
-        self.redact = redact
+        self.secrets = secrets or Secrets()
         self.repeat = repeat  # attempts per case (`--repeat`): each has its own events
         self.seq = 0
         self.problem: str | None = None  # why the stream could not be written, once
@@ -53,8 +54,10 @@ class EventStream:
         event = {"event": name, "seq": self.seq, "time": now_iso(), **fields}
         self.seq += 1
         line = json.dumps(event, ensure_ascii=False, default=str)
+        if self.secrets.touches(line):  # values masked before they are encoded
+            line = json.dumps(self.secrets.mask_data(event), ensure_ascii=False, default=str)
         try:
-            self.stream.write(self.redact(line) + "\n")
+            self.stream.write(self.secrets.mask(visible_json(line)) + "\n")
             self.stream.flush()
         except (OSError, ValueError) as exc:  # a closed pipe must not stop the run
             self.problem = self.problem or f"cannot write the events: {exc}"

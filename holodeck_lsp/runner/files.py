@@ -11,6 +11,7 @@ from pathlib import Path
 
 from holodeck_lsp.models.test_case import FileInput
 from holodeck_lsp.models.test_result import ProcessedFileInput
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
 
 INLINED_TYPES = frozenset({"text", "csv"})
 
@@ -21,9 +22,9 @@ def _process(file: FileInput, base: Path) -> ProcessedFileInput:
     content, error = "", None
     if file.type in INLINED_TYPES and file.path:
         try:
-            content = (base / file.path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            error = f"{type(exc).__name__}: {exc}"
+            content = read_text(base / file.path, MAX_NAMED_BYTES)
+        except NotReadable as exc:
+            error = f"{file.path} {exc.reason}"
     else:
         error = f"{file.type} files are referenced, not converted, by this runner"
     return ProcessedFileInput(

@@ -6,6 +6,7 @@ configuration error), then the file is validated, then graders are really import
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -14,10 +15,13 @@ from typing import Any
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
+from holodeck_lsp.models.execution import ExecutionConfig
+from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.runner.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
-from holodeck_lsp.validation.diagnostics import Diagnostic, Range
+from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
+from holodeck_lsp.validation.project import withheld
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 
@@ -31,11 +35,29 @@ class ConfigError(Exception):
     diagnostics: dict[str, tuple[list[Diagnostic], str | None]] = field(default_factory=dict)
 
 
+# HoloDeck loads these, so `check` warns; `holodeck test` then fails before its first
+# reply, and so does `run`: here they are errors.
+STOP_THE_RUN = frozenset({"HL610", "HL611", "HL612"})
+
+
+def _as_run_sees_them(by_file: dict[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+    return {
+        file: [
+            dataclasses.replace(d, severity=Severity.ERROR) if d.code in STOP_THE_RUN else d
+            for d in ds
+        ]
+        for file, ds in by_file.items()
+    }
+
+
 @dataclass
 class LoadedSuite:
     path: Path
     agent: Agent
     graders: dict[str, Callable[..., Any]]
+    # The agent's `execution:` over the config files' (project, then user), as HoloDeck
+    # resolves it; the command line and the environment come on top (see `command.py`).
+    execution: ExecutionConfig = field(default_factory=ExecutionConfig)
 
     @property
     def folder(self) -> Path:
@@ -45,8 +67,9 @@ class LoadedSuite:
 class _EnvFiles:
     """Reads files with `${VAR}` substituted, noting every unset variable (HL605)."""
 
-    def __init__(self, env: Mapping[str, str]) -> None:
+    def __init__(self, env: Mapping[str, str], limit: int) -> None:
         self.env = env
+        self.limit = limit  # bytes a file may have
         self.raw: dict[str, str] = {}
         self.unset: dict[str, list[Diagnostic]] = {}
 
@@ -59,9 +82,9 @@ class _EnvFiles:
 
     def overlay(self, path: Path) -> str | None:
         try:
-            raw = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
-            return None
+            raw = read_text(path, self.limit)
+        except NotReadable:
+            return None  # the validation reads it again, and says why it cannot
         return self.text(path, raw)
 
 
@@ -107,38 +130,50 @@ def load_suite(
     path: Path, env: Mapping[str, str] | None = None, user_config: bool = True
 ) -> LoadedSuite:
     """Substitute, validate and import; raises `ConfigError` for anything that stops a run."""
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([f"{path}: error: cannot read the agent file: {exc}"]) from None
-    files = _EnvFiles(os.environ if env is None else env)
-    text = files.text(path, raw)
     context = ValidationContext(
-        overlay=files.overlay,
         user_config_dir=Path.home() / ".holodeck" if user_config else None,
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
     )
+    try:
+        raw = read_text(path, context.max_bytes)
+    except NotReadable as exc:
+        why = "does not exist" if exc.problem == "missing" else exc.reason
+        raise ConfigError([f"{path}: error: cannot read the agent file: it {why}"]) from None
+    files = _EnvFiles(os.environ if env is None else env, context.max_bytes)
+    context.overlay = files.overlay
+    text = files.text(path, raw)
     result = validate_text(text, path, context, kind="agent")
+
+    def shown(file: str, ds: list[Diagnostic]) -> tuple[list[Diagnostic], str | None]:
+        """Excerpts show the file as written, never substituted values (secrets), and
+        nothing of a file outside the project."""
+        if file in result.outside:
+            return [withheld(d) for d in ds], None
+        return ds, files.raw.get(file) or files.raw.get(str(Path(file).resolve()))
+
     if files.unset:
-        raise ConfigError([], {f: (ds, files.raw[f]) for f, ds in files.unset.items()})
-    if result.has_errors or result.agent is None:
-        # Excerpts show the file as written, never substituted values (secrets).
-        shown = {
-            file: (ds, files.raw.get(file) or files.raw.get(str(Path(file).resolve())))
-            for file, ds in result.by_file.items()
-            if ds
-        }
-        lines = [] if shown else [f"{path}: error: not an agent file"]
-        raise ConfigError(lines, shown)
+        raise ConfigError([], {f: shown(f, ds) for f, ds in files.unset.items()})
+    by_file = _as_run_sees_them(result.by_file)
+    stops = any(d.severity == Severity.ERROR for ds in by_file.values() for d in ds)
+    if stops or result.agent is None:
+        shown_files = {file: shown(file, ds) for file, ds in by_file.items() if ds}
+        lines = [] if shown_files else [f"{path}: error: not an agent file"]
+        raise ConfigError(lines, shown_files)
     graders = import_graders(result.agent, path)
-    return LoadedSuite(path, result.agent, graders)
+    execution = _execution(result.agent, result.config_execution)
+    return LoadedSuite(path, result.agent, graders, execution)
+
+
+def _execution(agent: Agent, from_configs: dict[str, Any]) -> ExecutionConfig:
+    own = agent.execution.model_dump(exclude_none=True) if agent.execution else {}
+    return ExecutionConfig.model_validate({**from_configs, **own})
 
 
 def tool_line(path: Path, name: str) -> int | None:
     """The 1-based line of the agent file's tool called ``name`` (for messages)."""
     try:
-        loaded = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        loaded = load_yaml(read_text(path, ValidationContext().max_bytes))
+    except NotReadable:
         return None
     tools = loaded.data.get("tools") if isinstance(loaded.data, dict) else None
     for index, tool in enumerate(tools if isinstance(tools, list) else []):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pygls.uris import from_fs_path
 
+from holodeck_lsp.named_files import UTF8_WIDEST, NotReadable, read_text
 from holodeck_lsp.server import timing
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
@@ -35,6 +36,7 @@ SOURCE = "holodeck-lsp"
 # The editor validates on every keystroke and answers queries from whole parses: a file
 # longer than this gets one HL007 (`check` validates up to the core's larger limit).
 MAX_TEXT = 2_000_000
+MAX_BYTES = MAX_TEXT * UTF8_WIDEST  # a file on disk past this cannot be within MAX_TEXT
 _HOLODECK_LANGUAGE_IDS = frozenset({"holodeck", "holodeck-yaml"})
 # Cheap signs that a YAML file may be a HoloDeck file, before paying for a parse.
 _HINTS = ("test_cases", "turns", "instructions", "input")
@@ -111,8 +113,8 @@ def _read(path: Path, snap: Snapshot) -> str | None:
     if path in snap.others:
         return snap.others[path]
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        return read_text(path, MAX_BYTES)
+    except NotReadable:
         return None
 
 
@@ -161,6 +163,7 @@ def _run(snap: Snapshot) -> Outcome:
         severity_overrides=snap.settings.severity,
         incremental=True,
         max_text=MAX_TEXT,
+        workspace_folders=snap.roots,
     )
     timing.mark("validation starts")
     result = validate_text(snap.text, snap.path, context)

@@ -31,6 +31,8 @@ _RULES = (
     Rule("HL006", "yaml-construct", E, "A YAML value that cannot be loaded (unknown tag, ...)."),
     Rule("HL007", "yaml-limit", E,
          "Past a safety limit: alias expansion, nesting depth or document size."),
+    Rule("HL008", "env-in-comment", W,
+         "`${VAR}` in a comment: HoloDeck substitutes it too, and fails when it is unset."),
     # Shape of the configuration
     Rule("HL101", "unknown-key", E, "A key the model does not declare."),
     Rule("HL102", "missing-key", E, "A required key is missing."),
@@ -42,6 +44,8 @@ _RULES = (
     Rule("HL108", "duplicate-tool-name", E, "Two tools share a name."),
     Rule("HL109", "mutually-exclusive", E, "Two keys that cannot be given together."),
     Rule("HL110", "requires-one-of", E, "None of a set of alternative keys is given."),
+    Rule("HL111", "coerced-value", W,
+         "A value HoloDeck converts: `'4'` or `true` for a number, `'yes'` or `1` for a boolean."),
     # Test cases
     Rule("HL201", "turns-conflict", E, "`turns` beside a single-turn field on one test case."),
     Rule("HL202", "turns-empty", E, "`turns: []`."),
@@ -61,6 +65,10 @@ _RULES = (
     Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
     Rule("HL404", "matcher-pattern-type", E, "A `fuzzy`/`regex` pattern that is not a string."),
     Rule("HL405", "arg-key-not-plain", W, "An argument name with dots or brackets."),
+    Rule("HL407", "empty-pattern", W,
+         "An empty `regex` or `fuzzy` pattern matches only an empty value."),
+    Rule("HL408", "foreign-matcher", W,
+         "A matcher in another tool's words (`{equals: 3}`): compared as a literal mapping."),
     # Evaluators and graders
     Rule("HL501", "grader-format", E, "`grader` is not `module.path:callable`."),
     Rule("HL502", "grader-module-missing", E, "The grader's module cannot be found."),
@@ -87,6 +95,8 @@ _RULES = (
         W,
         "`holodeck test` refuses a standard metric whose model lacks `endpoint` or `api_key`.",
     ),
+    Rule("HL511", "threshold-out-of-range", W,
+         "A code metric's threshold outside [0, 1]: every score passes, or none does."),
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),
@@ -94,6 +104,16 @@ _RULES = (
     Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),
     Rule("HL605", "env-unset", E, "`${VAR}` is not set (reported by `run` only)."),
     Rule("HL606", "vector-store-unknown", W, "`database:` names no vector store of config.yaml."),
+    Rule("HL607", "file-outside-project", W,
+         "A named file lies outside the project: validated, never shown."),
+    Rule("HL608", "file-not-regular", E,
+         "A named file is a FIFO, a device, a socket or a /proc, /sys, /dev file: not read."),
+    Rule("HL609", "file-binary", E, "A file holds NUL bytes: binary, not validated."),
+    Rule("HL610", "response-format-missing", W,
+         "The `response_format` schema file does not exist."),
+    Rule("HL611", "response-format-not-json", W,
+         "The `response_format` schema file does not hold a JSON object."),
+    Rule("HL612", "response-format-not-schema", W, "`response_format` is not a JSON Schema."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

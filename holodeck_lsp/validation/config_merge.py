@@ -32,11 +32,15 @@ class ConfigFile:
 
 
 def find_config(folder: Path) -> Path | None:
-    """`config.yml` wins over `config.yaml` when both exist."""
+    """`config.yml` wins over `config.yaml` when both exist. A FIFO or a device by that
+    name is found too: reading it is refused with an error (HL608), never attempted."""
     for name in CONFIG_FILE_NAMES:
         candidate = folder / name
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.exists() and not candidate.is_dir():
+                return candidate
+        except OSError:  # a name longer than the file system allows, say
+            continue
     return None
 
 
@@ -169,6 +173,23 @@ def merge_config(agent: dict[str, Any], configs: list[ConfigFile]) -> list[Origi
             deep_merge(shared, agent["deployment"])
             agent["deployment"] = shared
     return origins
+
+
+def execution_defaults(configs: list[ConfigFile]) -> dict[str, Any]:
+    """The `execution:` settings of the config files, each from the project's config, else
+    the user's: HoloDeck resolves each field from the command line, the agent, then these
+    (`config/loader.py:resolve_execution_config`), and leaves the agent's own block as it
+    is written."""
+    found: dict[str, Any] = {}
+    for config in reversed(configs):  # the project's config comes last in `configs`
+        model = _validated(config.data) if config.data else None
+        execution = model.execution if model is not None else None
+        if execution is None:
+            continue
+        for name, value in execution.model_dump().items():
+            if value is not None:
+                found.setdefault(name, value)
+    return found
 
 
 def store_references(agent: dict[str, Any]) -> list[tuple[int, str]]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from holodeck_lsp.named_files import UTF8_WIDEST, NotReadable, read_text
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.yaml.loader import MAX_TEXT
 
@@ -25,13 +26,21 @@ class ValidationContext:
     incremental: bool = False
     # Characters a file may have to be validated in full (the editor's is lower: HL007).
     max_text: int = MAX_TEXT
+    # The editor's workspace folders: a file's project is the one holding it (else its
+    # repository, else its folder); files it names outside the project are HL607.
+    workspace_folders: tuple[Path, ...] = ()
 
-    def read(self, path: Path) -> str | None:
-        """The file's text, or None when it cannot be read."""
+    @property
+    def max_bytes(self) -> int:
+        """Bytes a file may have to be read: past them it cannot be within ``max_text``."""
+        return self.max_text * UTF8_WIDEST
+
+    def read(self, path: Path) -> str:
+        """The file's text (an open buffer's, else the disk's); raises NotReadable."""
         try:  # resolving fails too: a NUL byte or an over-long name in a referenced path
             text = self.overlay(path.resolve())
-            if text is not None:
-                return text
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
-            return None
+        except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: a loop of links
+            raise NotReadable("unreadable", f"cannot be read ({exc})") from None
+        if text is not None:
+            return text
+        return read_text(path, self.max_bytes)

@@ -78,6 +78,16 @@ def models_in(tp: Any) -> list[type[BaseModel]]:
     return out
 
 
+def models_within(tp: Any) -> list[type[BaseModel]]:
+    """Every model a value of type ``tp`` may hold: itself, its items, its values."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [tp]
+    out: list[type[BaseModel]] = []
+    for arg in get_args(tp):
+        out.extend(m for m in models_within(arg) if m not in out)
+    return out
+
+
 def is_union_tag(tp: Any, segment: Any) -> bool:
     """Whether ``segment`` names a member of the union ``tp`` (a tag in an error loc)."""
     base = unwrap(tp)

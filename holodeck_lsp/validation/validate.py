@@ -20,6 +20,7 @@ from holodeck_lsp.models.test_cases_file import TestCasesFile
 from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
+    execution_defaults,
     find_config,
     merge_config,
     store_references,
@@ -28,7 +29,10 @@ from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
 from holodeck_lsp.validation.documents import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
+from holodeck_lsp.validation.lints.env_comments import env_in_comments
 from holodeck_lsp.validation.lints.stores import unknown_stores
+from holodeck_lsp.validation.named import Project, read_named
+from holodeck_lsp.validation.project import project_root
 from holodeck_lsp.validation.pydantic_errors import report_validation_error
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
 from holodeck_lsp.validation.yaml.source_map import SourceMap, Span, YamlPath
@@ -52,8 +56,14 @@ class ValidationResult:
     by_file: dict[str, list[Diagnostic]]
     referenced: list[str] = field(default_factory=list)
     agent: Agent | None = None  # the validated model, when the file is a valid agent
+    # `execution:` of the config files (project, else user), below the agent's own block.
+    config_execution: dict[str, Any] = field(default_factory=dict)
     # The Python files its graders live in: a change there may change the diagnostics.
     grader_modules: set[Path] = field(default_factory=set)
+    # The folder of its project, and the files it pulled in from outside it (HL607):
+    # `check` and `run` never show their lines, messages or field paths.
+    project: Path | None = None
+    outside: set[str] = field(default_factory=set)
 
     def diagnostics(self, file: str | None = None) -> list[Diagnostic]:
         return self.by_file.get(file or self.file, [])
@@ -99,15 +109,18 @@ def validate_text(
     collector = Collector(loaded.data, _same_doc(doc), by_file)
     _yaml_problems(doc, loaded, collector)
     chosen = kind or kind_of_data(path, loaded.data)
-    result = ValidationResult(file, chosen, by_file)
+    project = Project(project_root(path, ctx.workspace_folders))
+    result = ValidationResult(file, chosen, by_file, project=project.root)
     if not loaded.parsed:
         return _finish(result, ctx)
+    env_in_comments(doc, collector)
     if chosen == "config":
         _validate_config_doc(doc, collector)
     elif chosen == "test-cases":
-        result.grader_modules = _validate_cases_doc(doc, by_file, path, ctx)
+        result.grader_modules = _validate_cases_doc(doc, by_file, path, ctx, project)
     else:
-        _validate_agent(doc, by_file, path, ctx, result)
+        _validate_agent(doc, by_file, path, ctx, result, project)
+    result.outside = project.outside
     return _finish(result, ctx)
 
 
@@ -154,7 +167,11 @@ def _cases_payload(data: Any) -> tuple[Any, YamlPath]:
 
 
 def _validate_cases_doc(
-    doc: SourceDoc, by_file: dict[str, list[Diagnostic]], path: Path, ctx: ValidationContext
+    doc: SourceDoc,
+    by_file: dict[str, list[Diagnostic]],
+    path: Path,
+    ctx: ValidationContext,
+    project: Project,
 ) -> set[Path]:
     """Validates a standalone test-case file; returns the grader modules it names."""
     if not doc.data:
@@ -177,30 +194,12 @@ def _validate_cases_doc(
         TestCasesFile.model_validate(logical)
     except ValidationError as exc:
         report_validation_error(exc, TestCasesFile, logical, collector)
-    return lint_test_cases(logical, collector, path.parent, ctx, tool_names=None)
+    return lint_test_cases(logical, collector, path.parent, ctx, project, tool_names=None)
 
 
-def _load_side_file(file: Path, ctx: ValidationContext) -> tuple[SourceDoc, LoadedYaml] | None:
-    text = ctx.read(file)
-    if text is None:
-        return None
+def _side_file(file: Path, text: str, ctx: ValidationContext) -> tuple[SourceDoc, LoadedYaml]:
     loaded = load_yaml(text, ctx.max_text)
     return _doc(str(file), text, loaded), loaded
-
-
-def _why_unreadable(file: Path) -> str:
-    """Why a referenced file could not be read, said the way a user fixes it."""
-    try:
-        if file.is_dir():
-            return "is a folder, not a file"
-        if not file.exists():
-            return "not found"
-        file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        return f"is not UTF-8 text (byte {exc.start} cannot be decoded)"
-    except (OSError, ValueError) as exc:  # a NUL byte or an over-long name, permissions
-        return f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
-    return "cannot be read"
 
 
 def _validate_agent(
@@ -209,6 +208,7 @@ def _validate_agent(
     path: Path,
     ctx: ValidationContext,
     result: ValidationResult,
+    project: Project,
 ) -> None:
     raw = doc.data if doc.data is not None else {}
     if not isinstance(raw, dict):
@@ -216,7 +216,7 @@ def _validate_agent(
         return
     logical = _copy_for_merge(raw)
     collector = Collector(logical, _same_doc(doc), by_file)
-    configs = _load_configs(path.parent, ctx, collector, result)
+    configs = _load_configs(path.parent, ctx, collector, result, project)
     if any(c.broken for c in configs):
         for c in configs:
             if c.broken:
@@ -229,11 +229,13 @@ def _validate_agent(
                     related=(related_at(c.doc, Span(0, 0, 0, 0), "the config file"),),
                 )
     references = store_references(logical)
-    origins = tuple(merge_config(logical, [c for c in configs if not c.broken]))
+    usable = [c for c in configs if not c.broken]
+    origins = tuple(merge_config(logical, usable))
+    result.config_execution = execution_defaults(usable)
     collector = Collector(logical, _same_doc(doc), by_file, origins)
     if not any(c.broken for c in configs):
         unknown_stores(references, logical, configs, collector)
-    cases_doc = _attach_test_cases_file(logical, doc, collector, path, ctx, result)
+    cases_doc = _attach_test_cases_file(logical, doc, collector, path, ctx, result, project)
     if cases_doc is not None:
         cases_source, prefix = cases_doc
         collector = Collector(
@@ -248,7 +250,7 @@ def _validate_agent(
         result.agent = agent_model_for(logical).model_validate(logical, context=context)
     except ValidationError as exc:
         report_validation_error(exc, Agent, logical, collector)
-    result.grader_modules = lint_agent(logical, collector, path.parent, ctx)
+    result.grader_modules = lint_agent(logical, collector, path.parent, ctx, project)
 
 
 _AGENT_VARIANTS: dict[frozenset[str], type[Agent]] = {}
@@ -292,7 +294,11 @@ def _copy_for_merge(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_configs(
-    agent_dir: Path, ctx: ValidationContext, collector: Collector, result: ValidationResult
+    agent_dir: Path,
+    ctx: ValidationContext,
+    collector: Collector,
+    result: ValidationResult,
+    project: Project,
 ) -> list[ConfigFile]:
     """The user config, then the project config: each validated in its own file."""
     out = []
@@ -300,19 +306,19 @@ def _load_configs(
         found = find_config(folder) if folder is not None else None
         if found is None:
             continue
-        side = _load_side_file(found, ctx)
-        if side is None:  # HoloDeck refuses the agent when its config cannot be read
-            collector.emit(
-                (),
-                "HL604",
-                f"{found} cannot be read as UTF-8 text; HoloDeck will not load the agent",
-                part="anchor",
-            )
+        # The user's own config is theirs, wherever it is; the project's is the project's.
+        mine = folder == agent_dir
+        named = f"{found.name} next to this agent" if mine else "the user config"
+        text = read_named(
+            found, named, (), collector, ctx, project if mine else None, "HL604", part="anchor"
+        )
+        if text is None:  # HoloDeck refuses the agent when its config cannot be read
             continue
-        cdoc, loaded = side
+        cdoc, loaded = _side_file(found, text, ctx)
         config_collector = Collector(loaded.data, _same_doc(cdoc), {cdoc.file: []})
         _yaml_problems(cdoc, loaded, config_collector)
         if loaded.parsed:
+            env_in_comments(cdoc, config_collector)
             _validate_config_doc(cdoc, config_collector)
         diagnostics = config_collector.by_file[cdoc.file]
         broken = any(d.severity == Severity.ERROR for d in diagnostics)
@@ -330,6 +336,7 @@ def _attach_test_cases_file(
     path: Path,
     ctx: ValidationContext,
     result: ValidationResult,
+    project: Project,
 ) -> tuple[SourceDoc, YamlPath] | None:
     ref = logical.pop("test_cases_file", None)
     if ref is None:
@@ -346,12 +353,10 @@ def _attach_test_cases_file(
         collector.emit(where, "HL103", "test_cases_file must be a non-empty path")
         return None
     target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
-    side = _load_side_file(target, ctx)
-    if side is None:
-        reason = _why_unreadable(target)
-        collector.emit(where, "HL601", f"test_cases_file {ref!r} {reason} (looked for {target})")
+    text = read_named(target, f"test_cases_file {ref!r}", where, collector, ctx, project, "HL601")
+    if text is None:
         return None
-    cases_doc, loaded = side
+    cases_doc, loaded = _side_file(target, text, ctx)
     result.referenced.append(cases_doc.file)
     collector.by_file.setdefault(cases_doc.file, [])
     cases_collector = Collector(loaded.data, _same_doc(cases_doc), collector.by_file)
@@ -359,6 +364,7 @@ def _attach_test_cases_file(
     if not loaded.parsed:
         collector.emit(where, "HL602", f"test_cases_file {ref!r} is not valid YAML")
         return None
+    env_in_comments(cases_doc, cases_collector)
     if not loaded.data:  # an empty file is an empty suite
         logical["test_cases"] = []
         return None

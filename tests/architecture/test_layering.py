@@ -1,5 +1,6 @@
-"""The package's arrows point one way: models <- validation <- editing <- {check, schema,
-server, runner} <- cli <- __main__, with no import cycle and no arrow between siblings.
+"""The package's arrows point one way: {named_files, isolation} <- models <- validation <-
+editing <- {check, schema, server, runner} <- cli <- __main__, with no import cycle and no
+arrow between siblings.
 
 Read from the source (every import, including those inside functions and under
 TYPE_CHECKING), so a lazy import cannot hide an arrow.
@@ -16,11 +17,14 @@ import holodeck_lsp
 
 PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
+    # named_files: the one way to read a file a YAML file names (standard library only);
     # isolation: keeping the workspace's modules off the import path (child interpreters,
     # the standard-library guard), under everything that starts Python or imports user code
-    {"isolation"},
-    # graders: static resolution and the isolated import; exit_codes: one table, no imports
-    {"models", "graders", "exit_codes"},
+    {"named_files", "isolation"},
+    # graders: static resolution and the isolated import; exit_codes: one table, no imports;
+    # install_hints: how to install an extra, one sentence; hygiene: text shown safely
+    # (control characters, Markdown code, cuts)
+    {"models", "graders", "exit_codes", "install_hints", "hygiene"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},

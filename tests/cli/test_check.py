@@ -24,7 +24,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
 def test_clean_folder_exits_zero() -> None:
     code, out = invoke(str(VALID))
     assert code == 0, out
-    assert out.endswith("8 file(s) checked: 0 error(s), 0 warning(s)\n")
+    assert out.endswith("9 file(s) checked: 0 error(s), 0 warning(s)\n")
 
 
 def test_errors_exit_one_with_position_code_and_caret() -> None:

@@ -8,8 +8,10 @@ one obvious fix are left (a regex that does not compile, a matcher with both `fu
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
@@ -106,6 +108,7 @@ def check(*args: str | Path) -> tuple[int, str, str]:
 
 
 def project(tmp_path: Path, text: str = TEN_ERRORS) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "tools.py").write_text("def lookup(metric: str) -> int:\n    return 1\n")
     (tmp_path / "graders").mkdir()
     (tmp_path / "graders" / "__init__.py").write_text("")
@@ -150,23 +153,78 @@ def test_fix_leaves_two_of_the_ten_common_errors_and_every_other_line_as_it_was(
     assert (code, err, agent.read_bytes()) == (1, "", FIXED.encode("utf-8"))
 
 
-def test_diff_prints_the_fixes_and_changes_nothing(tmp_path: Path) -> None:
+def test_diff_prints_the_fixes_then_what_they_leave_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     agent = project(tmp_path)
-    code, out, _ = check("--diff", agent)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check("--diff", agent)
     assert code == 1
     assert agent.read_text() == TEN_ERRORS
     lines = out.splitlines()
-    assert lines[:2] == [f"--- a/{agent}", f"+++ b/{agent}"]
+    assert lines[:2] == ["--- a/agent.yaml", "+++ b/agent.yaml"]
     removed = [line[1:] for line in lines if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")]
     old, new = TEN_ERRORS.splitlines(), FIXED.splitlines()
     assert sorted(removed) == sorted(set(old) - set(new))
     assert sorted(added) == sorted(set(new) - set(old))
+    # What `--fix` would leave, on stderr: the two errors no fix removes, at their lines
+    # in the fixed text.
+    assert [line.split(" ")[0:3] for line in err.splitlines() if ": error " in line] == [
+        [f"{agent}:32:37:", "error", "HL401"],
+        [f"{agent}:53:15:", "error", "HL402"],
+    ]
+    assert err.splitlines()[0] == "would fix 9 problem(s) in 1 file(s)"
+    assert err.endswith("1 file(s) checked: 2 error(s), 0 warning(s)\n")
+
+
+def test_diff_of_a_file_whose_only_error_has_no_fix_reports_it_and_exits_one(
+    tmp_path: Path,
+) -> None:
+    agent = project(tmp_path, FIXED.replace(', regex: "1"', ""))
+    assert check("--diff", "--no-color", agent) == (
+        1,
+        "",
+        f"{agent}:32:37: error HL401 regex does not compile: missing ), unterminated "
+        'subpattern at position 5 (test case "regex": '
+        "test_cases[0].turns[0].expected_tools[0].args.b.regex)\n"
+        '              args: {b: {regex: "^2065(88"}}   # 1: bad regex\n'
+        "                                      ^\n"
+        "1 file(s) checked: 1 error(s), 0 warning(s)\n",
+    )
 
 
 def test_diff_of_a_clean_file_is_empty_and_exits_zero(tmp_path: Path) -> None:
     agent = project(tmp_path, FIXED.replace("^2065(88", "^2065").replace(', regex: "1"', ""))
-    assert check("--diff", agent) == (0, "", "")
+    assert check("--diff", agent) == (0, "", "1 file(s) checked: 0 error(s), 0 warning(s)\n")
+
+
+def test_the_diff_names_files_from_the_repository_root_and_git_applies_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "repo"
+    agent = project(root / "agents" / "x")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    monkeypatch.chdir(agent.parent)  # anywhere in the repository; the path given absolute
+    code, patch, _ = check("--diff", agent)
+    assert code == 1
+    assert patch.splitlines()[:2] == ["--- a/agents/x/agent.yaml", "+++ b/agents/x/agent.yaml"]
+    subprocess.run(["git", "apply", "-"], cwd=root, input=patch, text=True, check=True)
+    assert agent.read_text() == FIXED
+
+
+def test_fix_with_diff_writes_the_fixes_and_prints_what_it_fixed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check("--fix", "--diff", agent)
+    assert code == 1  # the two errors no fix removes
+    assert agent.read_text() == FIXED
+    _, diff_only, _ = check("--diff", project(tmp_path / "copy"))
+    assert out == diff_only.replace("copy/agent.yaml", "agent.yaml")
+    assert err.splitlines()[0] == "fixed 9 problem(s) in 1 file(s)"
+    assert err.endswith("1 file(s) checked: 2 error(s), 0 warning(s)\n")
 
 
 def test_a_test_cases_file_is_fixed_where_its_errors_are(tmp_path: Path) -> None:
@@ -187,4 +245,4 @@ def test_a_test_cases_file_is_fixed_where_its_errors_are(tmp_path: Path) -> None
 def test_fix_refuses_stdin() -> None:
     result = CliRunner().invoke(app, ["check", "--fix", "-"], input="name: a\n")
     assert result.exit_code == 2
-    assert "--fix and --diff work on files, not on '-'" in result.stderr
+    assert "--fix, --diff and --changed-files work on files, not on '-'" in result.stderr

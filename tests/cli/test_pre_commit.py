@@ -52,7 +52,7 @@ test_cases:
     input: What was the revenue?
     ground_truth: 25587
 """
-# Not an agent: the hook's `files` pattern must keep it away from `check`.
+# Not an agent: `check --changed-files` must leave it alone.
 WORKFLOW = """\
 name: ci
 on: [push]
@@ -75,39 +75,27 @@ def test_hook_definitions() -> None:
     ] == [
         {
             "id": "holodeck-lsp-check",
-            "entry": "holodeck-lsp check",
+            "entry": "holodeck-lsp check --changed-files",
             "language": "python",
             "pass_filenames": True,
             "require_serial": False,
         },
         {
             "id": "holodeck-lsp-fix",
-            "entry": "holodeck-lsp check --fix",
+            "entry": "holodeck-lsp check --fix --changed-files",
             "language": "python",
             "pass_filenames": True,
             "require_serial": False,
         },
     ]
-    # Both hooks look at the same files.
-    assert _hook("holodeck-lsp-fix")["files"] == _hook()["files"]
 
 
-def test_files_pattern_selects_agent_and_test_case_yaml() -> None:
-    files = re.compile(str(_hook()["files"]))
-    names = [
-        "agent.yaml",
-        "agents/support/agent.yml",
-        "support.agent.yaml",
-        "suites/refunds.cases.yml",
-        "test_cases.yaml",
-        "tests/test_cases_smoke.yaml",
-        "config.yaml",
-        ".github/workflows/ci.yml",
-        "my_agent.yaml",
-        "agent.yaml.bak",
-        "docs/agent.md",
-    ]
-    assert [n for n in names if files.search(n)] == names[:6]
+def test_both_hooks_receive_every_yaml_file_and_check_decides() -> None:
+    """No name pattern: a test_cases_file may be called anything (`--changed-files` sorts
+    HoloDeck's files from the rest: tests/cli/test_changed_files.py)."""
+    for hook_id in ("holodeck-lsp-check", "holodeck-lsp-fix"):
+        hook = _hook(hook_id)
+        assert (hook["types"], "files" in hook, "exclude" in hook) == (["yaml"], False, False)
 
 
 def _pre_commit() -> list[str] | None:
@@ -217,3 +205,60 @@ def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(project
     code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
     assert code == 0, "\n".join(lines)
     assert _hook_output(lines, "holodeck-lsp check --fix.") == ["holodeck-lsp check --fix...Passed"]
+
+
+# A suite file named by its agent, in a folder of its own, with a name no pattern knows.
+AGENT_X = GOOD_AGENT.replace("suite.cases.yaml", "data/cases.yaml")
+
+
+def _commit(project: Path, files: dict[str, str], message: str) -> None:
+    for rel, text in files.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text, encoding="utf-8")
+    _git(project, "add", *files)
+    _git(
+        project,
+        "-c", "user.name=test", "-c", "user.email=test@example.invalid",
+        "commit", "-q", "--no-verify", "-m", message,
+    )
+
+
+@pytest.mark.slow
+def test_a_commit_changing_only_an_agents_test_cases_file_is_checked(project: Path) -> None:
+    """What `git commit` runs: the hook on the staged files alone, with no `files:` of ours."""
+    pre_commit = _pre_commit_or_skip()
+    _commit(
+        project,
+        {"agents/x/agent.yaml": AGENT_X, "agents/x/data/cases.yaml": GOOD_CASES, **{
+            rel: (project / rel).read_text(encoding="utf-8")
+            for rel in ("bad/agent.yaml", "good/agent.yaml", "good/suite.cases.yaml",
+                        ".github/workflows/ci.yml")
+        }},
+        "the suites",
+    )
+    broken = GOOD_CASES.replace("ground_truth: Hi, how can I help?", "ground_truth: 25587")
+    (project / "agents/x/data/cases.yaml").write_text(broken, encoding="utf-8")
+    _git(project, "add", "agents/x/data/cases.yaml")
+
+    code, lines = _try_repo(project, pre_commit)
+    assert code == 1, "\n".join(lines)
+    assert _hook_output(lines) == [
+        "holodeck-lsp check...Failed",
+        "- hook id: holodeck-lsp-check",
+        "- exit code: 1",
+        "agents/x/data/cases.yaml:4:21: error HL103 expected text, got the number 25587 "
+        '(unquoted in YAML); quote it: "25587" (test case "greeting": '
+        "test_cases[0].turns[0].ground_truth)",
+        "        ground_truth: 25587",
+        "                      ^^^^^",
+        "1 file(s) checked: 1 error(s), 0 warning(s)",
+    ]
+
+    # A commit of YAML that is not HoloDeck's passes: the hook runs, and leaves it alone.
+    _git(project, "checkout", "--", ".")
+    _git(project, "reset", "-q", "--hard")
+    (project / ".github/workflows/ci.yml").write_text(WORKFLOW + "# again\n", encoding="utf-8")
+    _git(project, "add", ".github/workflows/ci.yml")
+    code, lines = _try_repo(project, pre_commit)
+    assert code == 0, "\n".join(lines)
+    assert _hook_output(lines) == ["holodeck-lsp check...Passed"]

@@ -127,3 +127,25 @@ def test_a_misspelled_vector_store_name_is_replaced_by_the_one_config_yaml_defin
     fixed = apply(text, [fix.edit])
     assert fixed == text.replace("database: doc\n", "database: docs\n")
     assert validate_text(fixed, tmp_path / "agent.yaml", ctx).diagnostics() == []
+
+
+def test_a_converted_value_is_written_as_holodeck_reads_it() -> None:
+    text = HEAD + (
+        "execution:\n  parallel_test_cases: '4'\n  verbose: 1\n"
+        "evaluations:\n  metrics:\n    - type: standard\n      metric: numeric\n"
+        "      absolute_tolerance: \"1e-3\"\n      threshold: .nan\n"
+        "test_cases:\n  - input: q\n    files:\n      - {path: a.pdf, type: pdf, pages: ['2']}\n"
+    )
+    titles, fixed = fix_all(text, "HL111")
+    assert titles == [
+        "Change ''4'' to '4'",
+        "Change '1' to 'true'",
+        "Change '\"1e-3\"' to '0.001'",
+        "Change ''2'' to '2'",
+    ]
+    assert fixed == HEAD + (
+        "execution:\n  parallel_test_cases: 4\n  verbose: true\n"
+        "evaluations:\n  metrics:\n    - type: standard\n      metric: numeric\n"
+        "      absolute_tolerance: 0.001\n      threshold: .nan\n"
+        "test_cases:\n  - input: q\n    files:\n      - {path: a.pdf, type: pdf, pages: [2]}\n"
+    )

@@ -113,6 +113,7 @@ def test_multi_turn_with_tool_calls_carries_history_and_reports_every_field(
                 "type": "object",
                 "properties": {"item": {"type": "string"}, "year": {"type": "string"}},
                 "required": ["item", "year"],
+                "additionalProperties": False,
             },
         },
     }
@@ -489,3 +490,32 @@ def test_missing_api_key_is_a_configuration_error(
     path.write_text(path.read_text().replace("  endpoint: x\n", ""))
     code, _, err = invoke("run", path)
     assert (code, err) == (2, "error: no API key: set model.api_key or OPENAI_API_KEY\n")
+
+
+@pytest.mark.parametrize(
+    ("provider", "blocks", "limit"),
+    [
+        # HoloDeck runs anthropic (and ollama) agents on its Claude backend: `claude:` counts.
+        ("anthropic", "claude:\n  max_turns: 2\nopenai:\n  max_turns: 7\n", 2),
+        ("openai", "claude:\n  max_turns: 9\nopenai:\n  max_turns: 3\n", 3),
+    ],
+)
+def test_max_turns_is_read_from_the_block_of_the_agents_backend(
+    tmp_path: Path, provider: str, blocks: str, limit: int
+) -> None:
+    looping = Reply(tool_calls=[("lookup", {"item": "cash", "year": "2009"})])
+    with FakeModelServer(lambda _path, _body: looping) as server:
+        url = server.root if provider == "anthropic" else server.url
+        path = agent(tmp_path, url, "  - input: What was the cash in 2009?\n")
+        path.write_text(
+            path.read_text()
+            .replace("test_cases:", blocks + "test_cases:")
+            .replace("provider: openai", f"provider: {provider}")
+            .replace("name: gpt-test", "name: a-model\n  api_key: sk-test")
+        )
+        code, report, _err = run_suite(path)
+        sent = len(server.requests)
+    assert code == 1
+    [error] = report["results"][0]["errors"]
+    assert error.endswith(f"MaxTurnsExceeded: Max turns ({limit}) exceeded")
+    assert sent == limit

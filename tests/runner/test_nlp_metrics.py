@@ -97,5 +97,6 @@ def test_a_missing_library_stops_the_run_naming_the_extra(
     assert (code, report) == (2, {})
     assert err == (
         "error: metric 'bleu' needs sacrebleu, which is not installed: "
-        "pip install 'holodeck-lsp[metrics]'\n"
+        "pip install -e '.[metrics]' in a clone of holodeck-lsp "
+        "(once it is on PyPI: pip install 'holodeck-lsp[metrics]')\n"
     )

@@ -310,9 +310,8 @@ def factory():
     assert second["response"] == "fine"
 
 
-def test_a_single_turn_case_times_out_too(tmp_path: Path) -> None:
-    # `holodeck test` sends a case without turns with no time limit (a deviation: see docs).
-    module = """
+# An `--agent` whose reply never comes in time (it waits until the test releases it).
+STUCK_AGENT = """
 import threading
 
 HOLD = threading.Event()
@@ -327,9 +326,14 @@ class Stuck:
 def factory():
     return Stuck()
 """
+
+
+def test_a_single_turn_case_times_out_too(tmp_path: Path) -> None:
+    # `holodeck test` sends a case without turns with no time limit (a deviation: see docs).
     cases = "  - name: single\n    input: block\n"
     path = write(
-        tmp_path, {"agent.yaml": AGENT_HEAD + "test_cases:\n" + cases, "stuck_agent.py": module}
+        tmp_path,
+        {"agent.yaml": AGENT_HEAD + "test_cases:\n" + cases, "stuck_agent.py": STUCK_AGENT},
     )
     try:
         code, report, _ = run_suite(path, "--agent", "stuck_agent:factory", "--llm-timeout", "0.2")
@@ -384,3 +388,26 @@ def factory():
         ("notes.txt", "cash: 206588\n", None),
         ("chart.pdf", "", "pdf files are referenced, not converted, by this runner"),
     ]
+
+
+def test_execution_settings_of_config_yaml_apply_below_the_agents_own(tmp_path: Path) -> None:
+    # HoloDeck resolves each execution field: the command line, the agent, the project's
+    # config.yaml, the user's, HOLODECK_* variables, the default.
+    path = write(
+        tmp_path,
+        {
+            "agent.yaml": AGENT_HEAD
+            + "execution: {parallel_test_cases: 2}\ntest_cases:\n  - input: block\n",
+            "config.yaml": "execution:\n  llm_timeout: 1\n  parallel_test_cases: 3\n",
+            "stuck_agent.py": STUCK_AGENT,
+        },
+    )
+    try:
+        code, report, _ = run_suite(path, "--agent", "stuck_agent:factory")
+    finally:
+        import stuck_agent  # type: ignore[import-not-found]
+
+        stuck_agent.HOLD.set()
+    assert code == 1
+    assert report["results"][0]["errors"] == ["Agent invocation timeout after 1s"]
+    assert report["environment"]["parallel_test_cases"] == "2"

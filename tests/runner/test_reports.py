@@ -393,45 +393,45 @@ def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> No
     invoke("run", path, "--agent", "scripted:factory", "-q", "-o", md)
     text = re.sub(r"\d+ ms", "N ms", md.read_text())
     text = re.sub(r"in \d+\.\d+ s; [^;]+;", "in T s; TIME;", text)
-    tool_line = "- turn 1: expected add(a=2): arg 'a' mismatch: expected 2, got 1"
-    metric_line = "- turn 3: metric `numeric` failed: score 0"
+    tool_line = "- turn 1: `expected add(a=2): arg 'a' mismatch: expected 2, got 1`"
+    metric_line = "- turn 3: metric `numeric` failed: `score 0`"
     assert (
         text
-        == f"""# Test report: ci
+        == f"""# Test report: `ci`
 
 **1/2 test cases passed** (50%) in T s; TIME; `{path}`
 
 | test case | result | turns passed | time |
 |---|---|---|---|
-| mixed | FAIL | 1/4 | N ms |
-| single | PASS | single turn | N ms |
+| `mixed` | FAIL | 1/4 | N ms |
+| `single` | PASS | single turn | N ms |
 
 | metric | cases | mean score |
 |---|---|---|
-| numeric | 1 | 0.500 |
-| equality | 1 | 1.000 |
+| `numeric` | 1 | 0.500 |
+| `equality` | 1 | 1.000 |
 
-## FAIL: mixed
+## FAIL: `mixed`
 
 | turn | result | input | response | tool calls | metrics | time |
 |---|---|---|---|---|---|---|
-| 0 | PASS | fine | 42 | add | numeric 1.00 pass | N ms |
-| 1 | FAIL | wrong args | 42 | add |  | N ms |
-| 2 | FAIL | explode |  |  |  | N ms |
-| 3 | FAIL | wrong number | 42 | add | numeric 0.00 fail | N ms |
+| 0 | PASS | `fine` | `42` | `add` | `numeric 1.00 pass` | N ms |
+| 1 | FAIL | `wrong args` | `42` | `add` |  | N ms |
+| 2 | FAIL | `explode` |  |  |  | N ms |
+| 3 | FAIL | `wrong number` | `42` | `add` | `numeric 0.00 fail` | N ms |
 
 Failures:
 
 {tool_line}
-- turn 2: Agent error: RuntimeError: kaput
+- turn 2: `Agent error: RuntimeError: kaput`
 {metric_line}
 
-## PASS: single
+## PASS: `single`
 
-- input: fine
-- response: 42
-- tool calls: add
-- metrics: equality 1.00 pass
+- input: `fine`
+- response: `42`
+- tool calls: `add`
+- metrics: `equality 1.00 pass`
 """
     )
 

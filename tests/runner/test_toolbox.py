@@ -87,6 +87,7 @@ def test_specs_in_yaml_order_and_calls_routed_by_function_name() -> None:
         "type": "object",
         "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
         "required": ["a"],
+        "additionalProperties": False,  # as HoloDeck closes every function tool
     }
     assert (remembered[1].text, remembered[1].retrieval) == ("memory.remember: [1]", ["1"])
     assert remembered[0].result == "memory.remember: [1]"

@@ -297,7 +297,8 @@ def test_a_missing_extra_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert code == 2
     assert err == (
         f"{agent}:6: error: tool 'kb' did not start: the qdrant store needs qdrant_client, "
-        "which is not installed: pip install 'holodeck-lsp[qdrant]'\n"
+        "which is not installed: pip install -e '.[qdrant]' in a clone of holodeck-lsp "
+        "(once it is on PyPI: pip install 'holodeck-lsp[qdrant]')\n"
     )
 
 

@@ -143,7 +143,8 @@ export function resolveServerCommand(
 
 export const NOT_FOUND_MESSAGE =
   'HoloDeck: the language server `holodeck-lsp` was not found in the selected Python environment, ' +
-  "the workspace's .venv or on PATH. Install it (`pip install holodeck-lsp`) or set `holodeck.server.command`.";
+  "the workspace's .venv or on PATH. Install it (`pip install -e .` in a clone of holodeck-lsp; once it is on PyPI, " +
+  '`pip install holodeck-lsp`) or set `holodeck.server.command`.';
 
 /** How the language client launches the server: what it spawns, and where. */
 export interface ServerExecutable {

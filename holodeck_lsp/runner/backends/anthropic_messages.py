@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,10 +17,19 @@ from holodeck_lsp.runner.backends.base import (
 )
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.openai_chat import tool_text
+from holodeck_lsp.runner.backends.structured import OutputSchema, final_reply
 from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
 API_VERSION = "2023-06-01"
+# Structured output the way HoloDeck's Claude backend gets it (the Claude Agent SDK's CLI,
+# `--json-schema`): a tool of this name takes the schema as its input, and the model ends
+# its turn by calling it; the call's input is the reply.
+OUTPUT_TOOL = "StructuredOutput"
+OUTPUT_TOOL_DESCRIPTION = (
+    "Give your final answer by calling this tool once, at the end, with the answer in the "
+    "required structure."
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,7 @@ class MessagesSettings:
     temperature: float | None = None
     top_p: float | None = None
     max_model_calls: int = 20
+    output: OutputSchema | None = None  # response_format
 
 
 def _usage(data: dict[str, Any]) -> TokenUsage | None:
@@ -76,9 +87,14 @@ class MessagesSession:
             blocks = [b for b in content if isinstance(b, dict)]
             uses = [b for b in blocks if b.get("type") == "tool_use"]
             messages.append({"role": "assistant", "content": blocks})
-            if not uses:
+            answer = self._structured_answer(uses)
+            if answer is not None:
                 self._history = messages
+                return Reply(answer, invocations, usage, retrieval)
+            if not uses:
                 text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
+                text = final_reply(self._backend.settings.output, text)
+                self._history = messages
                 return Reply(text, invocations, usage, retrieval)
             results = []
             for use in uses:
@@ -104,6 +120,18 @@ class MessagesSession:
                 results.append(result)
             messages.append({"role": "user", "content": results})
         raise AgentRunFailed(f"MaxTurnsExceeded: Max turns ({settings.max_model_calls}) exceeded")
+
+    def _structured_answer(self, uses: list[dict[str, Any]]) -> str | None:
+        """The reply the model gave through the structured-output tool (None: it did not
+        call it). The input must follow the schema, as HoloDeck's Claude backend checks."""
+        output = self._backend.settings.output
+        call = next((u for u in uses if u.get("name") == OUTPUT_TOOL), None)
+        if output is None or call is None:
+            return None
+        problem = output.violation(call.get("input"))
+        if problem is not None:
+            raise AgentRunFailed(f"Structured output schema validation failed: {problem}")
+        return json.dumps(call.get("input"))
 
     def restore(self, message: str, reply: Reply) -> bool:
         """A turn answered elsewhere (a recording being resumed) joins the conversation."""
@@ -151,6 +179,15 @@ class MessagesBackend:
                 {"name": s.name, "description": s.description, "input_schema": s.parameters}
                 for s in self.tools.specs
             ]
+            output = self.settings.output
+            if output is not None:
+                self._tool_payload.append(
+                    {
+                        "name": OUTPUT_TOOL,
+                        "description": OUTPUT_TOOL_DESCRIPTION,
+                        "input_schema": output.schema,
+                    }
+                )
         return self._tool_payload
 
     def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:

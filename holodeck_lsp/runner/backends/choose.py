@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
 from holodeck_lsp.runner.backends.anthropic_messages import (
     API_VERSION,
     MessagesBackend,
@@ -19,6 +21,8 @@ from holodeck_lsp.runner.backends.base import Backend
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
 from holodeck_lsp.runner.backends.openai_chat import ChatBackend, ChatSettings
 from holodeck_lsp.runner.backends.python_agent import PythonBackend
+from holodeck_lsp.runner.backends.reasoning import service_effort
+from holodeck_lsp.runner.backends.structured import OutputSchema, load_output_schema
 from holodeck_lsp.runner.backends.targets import (
     BackendConfigError as BackendConfigError,  # raised by build_backend: callers catch it here
 )
@@ -41,9 +45,9 @@ def system_prompt(agent: Agent, folder: Path) -> str:
         return str(instructions.inline)
     file = folder / str(instructions.file)
     try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BackendConfigError(f"cannot read instructions file {file}: {exc}") from None
+        return read_text(file, MAX_NAMED_BYTES)
+    except NotReadable as exc:
+        raise BackendConfigError(f"cannot read instructions file {file}: it {exc.reason}") from None
 
 
 def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:
@@ -53,7 +57,12 @@ def identity(agent: Agent, folder: Path, python_agent: str | None) -> str:
     model = agent.model
     prompt = hashlib.sha256(system_prompt(agent, folder).encode()).hexdigest()[:16]
     tools = ",".join(sorted(t.name for t in agent.tools or []))
-    return f"{model.provider.value}:{model.name}:{prompt}:{tools}"
+    who = f"{model.provider.value}:{model.name}:{prompt}:{tools}"
+    output = load_output_schema(agent.response_format, folder)
+    if output is None:
+        return who  # as before structured output was sent: older recordings still match
+    schema = json.dumps(output.schema, sort_keys=True, separators=(",", ":"))
+    return f"{who}:schema={hashlib.sha256(schema.encode()).hexdigest()[:16]}"
 
 
 def load_tools(agent: Agent, folder: Path) -> tuple[ToolBox, list[str]]:
@@ -79,12 +88,23 @@ def build_backend(
         except ImportFailure as exc:
             raise BackendConfigError(f"--agent {python_agent}: {exc}") from None
         return BackendPlan(PythonBackend(factory))
+    output = load_output_schema(agent.response_format, folder)
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
-    openai = getattr(agent, "openai", None)
-    max_calls = getattr(openai, "max_turns", None) or 20
-    backend = model_backend(agent.model, prompt, tools, max_calls, parallelism, env, policy)
+    effort = service_effort(getattr(agent.openai, "effort", None))
+    backend = model_backend(
+        agent.model, prompt, tools, max_model_calls(agent), parallelism, env, policy, output, effort
+    )
     return BackendPlan(backend, warnings, tools)
+
+
+def max_model_calls(agent: Agent) -> int:
+    """Model requests per turn: `max_turns` of the block HoloDeck's backend for this
+    provider reads (`claude:` for anthropic and ollama, which it runs on the Claude Agent
+    SDK; `openai:` otherwise), 20 when unset."""
+    claude_backend = agent.model.provider in (ProviderEnum.ANTHROPIC, ProviderEnum.OLLAMA)
+    block = getattr(agent, "claude" if claude_backend else "openai", None)
+    return getattr(block, "max_turns", None) or 20
 
 
 def model_backend(
@@ -95,8 +115,12 @@ def model_backend(
     parallelism: int,
     env: Mapping[str, str],
     policy: RetryPolicy | None,
+    output: OutputSchema | None = None,
+    effort: str | None = None,
 ) -> Backend:
-    """A live backend for one model: the agent's, or a judge's (no tools, one call)."""
+    """A live backend for one model: the agent's, or a judge's (no tools, one call).
+    ``output`` is the agent's response_format, ``effort`` its reasoning effort (OpenAI's
+    value)."""
     connections = max(parallelism, 4)
     if model.provider is ProviderEnum.ANTHROPIC:
         auth = model.auth_provider
@@ -119,6 +143,7 @@ def model_backend(
             temperature=model.temperature,
             top_p=model.top_p,
             max_model_calls=max_calls,
+            output=output,
         )
         client = JsonClient(
             headers, policy, connections, tls=not messages.url.startswith("http:"), env=env
@@ -133,6 +158,8 @@ def model_backend(
         max_tokens=model.max_tokens,
         top_p=model.top_p,
         max_model_calls=max_calls,
+        reasoning_effort=effort,
+        output=output,
     )
     client = JsonClient(headers, policy, connections, tls=not url.startswith("http:"), env=env)
     return ChatBackend(chat, client, tools)

@@ -17,6 +17,9 @@ from holodeck_lsp.runner.backends.base import (
     case_tools,
 )
 from holodeck_lsp.runner.backends.http import JsonClient
+from holodeck_lsp.runner.backends.reasoning import is_reasoning_model
+from holodeck_lsp.runner.backends.structured import SCHEMA_NAME, OutputSchema, final_reply
+from holodeck_lsp.runner.redaction import active
 from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
@@ -32,6 +35,40 @@ class ChatSettings:
     max_tokens: int | None = None
     top_p: float | None = None
     max_model_calls: int = 20  # model round trips per turn (tool calls in between)
+    reasoning_effort: str | None = None  # the service's value (`openai.effort` mapped)
+    output: OutputSchema | None = None  # response_format
+
+    def fixed_fields(self) -> dict[str, Any]:
+        """What every request carries besides the model, messages and tools.
+
+        A reasoning model takes no sampling parameters and names its output limit
+        `max_completion_tokens` (the Responses API's `max_output_tokens`, which HoloDeck
+        sends for every model; Chat Completions services without reasoning models know
+        only `max_tokens`)."""
+        fields: dict[str, Any] = {}
+        if is_reasoning_model(self.model):
+            if self.max_tokens is not None:
+                fields["max_completion_tokens"] = self.max_tokens
+        else:
+            for key, value in (
+                ("temperature", self.temperature),
+                ("max_tokens", self.max_tokens),
+                ("top_p", self.top_p),
+            ):
+                if value is not None:
+                    fields[key] = value
+        if self.reasoning_effort is not None:
+            fields["reasoning_effort"] = self.reasoning_effort
+        if self.output is not None:
+            fields["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": SCHEMA_NAME,
+                    "schema": self.output.schema,
+                    "strict": self.output.strict,
+                },
+            }
+        return fields
 
 
 def _usage(data: dict[str, Any]) -> TokenUsage | None:
@@ -82,8 +119,9 @@ class ChatSession:
             if not calls:
                 text = _text(message.get("content"))
                 messages.append({"role": "assistant", "content": text})
+                reported = final_reply(self._backend.settings.output, text)
                 self._history = messages
-                return Reply(text, invocations, usage, retrieval)
+                return Reply(reported, invocations, usage, retrieval)
             messages.append(
                 {"role": "assistant", "content": message.get("content"), "tool_calls": calls}
             )
@@ -156,7 +194,8 @@ def _first_message(data: dict[str, Any]) -> dict[str, Any]:
         message = choices[0].get("message")
         if isinstance(message, dict):
             return message
-    raise BackendError(f"the reply has no choices[0].message: {json.dumps(data)[:300]}")
+    shown = active().clip(json.dumps(data), 300, "")
+    raise BackendError(f"the reply has no choices[0].message: {shown}")
 
 
 class ChatBackend:
@@ -167,6 +206,7 @@ class ChatBackend:
         self.client = client
         self.tools = tools
         self._tool_payload: list[dict[str, Any]] | None = None  # once the tools started
+        self._fixed = settings.fixed_fields()
 
     def _tools_json(self) -> list[dict[str, Any]]:
         if self._tool_payload is None:
@@ -184,15 +224,7 @@ class ChatBackend:
         return self._tool_payload
 
     def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        s = self.settings
-        body: dict[str, Any] = {"model": s.model, "messages": messages}
-        for key, value in (
-            ("temperature", s.temperature),
-            ("max_tokens", s.max_tokens),
-            ("top_p", s.top_p),
-        ):
-            if value is not None:
-                body[key] = value
+        body: dict[str, Any] = {"model": self.settings.model, "messages": messages, **self._fixed}
         tools = self._tools_json()
         if tools:
             body["tools"] = tools

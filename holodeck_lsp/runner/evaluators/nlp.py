@@ -18,7 +18,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-EXTRA = "pip install 'holodeck-lsp[metrics]'"
+from holodeck_lsp.install_hints import install_extra
+
+EXTRA = install_extra("metrics")
 # Which importable module each metric needs, and the distribution that provides it.
 MODULES: dict[str, tuple[str, str]] = {
     "bleu": ("sacrebleu", "sacrebleu"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -19,16 +20,32 @@ _JSON_TYPES = {
 }
 
 
+def _closed(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    # HoloDeck gives every function tool `additionalProperties: false` (its calls are not
+    # strict, so the model is told, not forced).
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
 def _schema_from_config(parameters: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for name, schema in parameters.items():
-        prop = dict(schema)
-        flag = prop.pop("required", None)  # a per-parameter flag is not JSON Schema
-        if flag is not False and "default" not in prop:
-            required.append(name)
-        properties[name] = prop
-    return {"type": "object", "properties": properties, "required": required}
+    """As `holodeck test` sends declared parameters: each as written, every one required
+    (a per-parameter `required: false` is sent along, and changes nothing)."""
+    return _closed({name: dict(schema) for name, schema in parameters.items()}, list(parameters))
+
+
+def _json_type(annotation: Any) -> str:
+    """A parameter's JSON type as HoloDeck derives it: the annotation's class (or its
+    generic's, `list[str]` is an array), and text for anything else, none included."""
+    if isinstance(annotation, type) and annotation in _JSON_TYPES:
+        return _JSON_TYPES[annotation]
+    origin = typing.get_origin(annotation)
+    if isinstance(origin, type) and origin in _JSON_TYPES:
+        return _JSON_TYPES[origin]
+    return "string"
 
 
 def _schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -37,19 +54,18 @@ def _schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
-        return {"type": "object", "properties": {}}
+        return _closed({}, [])
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:  # an annotation that does not resolve: the raw one is used
+        hints = {}
     for p in params:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+        if p.name in ("self", "cls") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        kind = _JSON_TYPES.get(p.annotation) if isinstance(p.annotation, type) else None
-        if kind is None and isinstance(p.annotation, str):
-            kind = {"int": "integer", "float": "number", "str": "string", "bool": "boolean"}.get(
-                p.annotation
-            )
-        properties[p.name] = {"type": kind} if kind else {}
+        properties[p.name] = {"type": _json_type(hints.get(p.name, p.annotation))}
         if p.default is p.empty:
             required.append(p.name)
-    return {"type": "object", "properties": properties, "required": required}
+    return _closed(properties, required)
 
 
 class FunctionKind:

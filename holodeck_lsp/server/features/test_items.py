@@ -10,7 +10,9 @@ failure locations come from the same parse as the diagnostics:
   terms), where a result about that field is shown (as the run's diagnostics are placed);
   a path under `test_cases` of an agent with a `test_cases_file` is in that file.
 
-A document the client has not opened is read from disk. One past the editor's size limit
+A document the client has not opened is read from disk, on the query worker (never on
+the event loop), and only if it is a regular file within the size limit (a
+`test_cases_file: /dev/zero` or a FIFO is never opened). One past the editor's size limit
 (docs/editors.md) is not parsed: null items, null locations.
 """
 
@@ -26,8 +28,9 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
+from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.documents import uri_path
-from holodeck_lsp.server.jobs import MAX_TEXT
+from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import field_ranges
@@ -53,27 +56,40 @@ def _get(params: Any, name: str) -> Any:
     return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
 
 
-def _read(session: Session, uri: str) -> Source | None:
-    doc = session.documents.get(uri) or session.documents.by_path(uri_path(uri))
-    if doc is not None:
-        return Source(doc.uri, doc.text) if len(doc.text) <= MAX_TEXT else None
-    path = uri_path(uri)
-    try:
-        if path.stat().st_size > MAX_TEXT:
-            return None
-        return Source(uri, path.read_text(encoding="utf-8", errors="replace"))
-    except OSError:
-        return None
+@dataclass(frozen=True)
+class Opened:
+    """The open documents' texts, taken on the event loop for a job on the query worker."""
+
+    by_uri: dict[str, Source]
+    by_path: dict[Path, Source]
+
+    @classmethod
+    def of(cls, session: Session) -> Opened:
+        docs = session.documents.all()
+        return cls(
+            {d.uri: Source(d.uri, d.text) for d in docs},
+            {d.path: Source(d.uri, d.text) for d in docs},
+        )
+
+    def read(self, uri: str) -> Source | None:
+        """The open text, else the disk's (on the worker: a read may take a while)."""
+        source = self.by_uri.get(uri) or self.by_path.get(uri_path(uri))
+        if source is None:
+            try:
+                source = Source(uri, read_text(uri_path(uri), MAX_BYTES))
+            except NotReadable:
+                return None
+        return source if len(source.text) <= MAX_TEXT else None
 
 
-def _agent(session: Session, params: Any) -> Source | None:
+def _agent_uri(params: Any) -> str:
     uri = _get(_get(params, "textDocument"), "uri")
     if not isinstance(uri, str):
         raise ValueError("textDocument.uri is required")
-    return _read(session, uri)
+    return uri
 
 
-def _cases_file(session: Session, agent: Source) -> Source | None:
+def _cases_file(opened: Opened, agent: Source) -> Source | None:
     """The agent's `test_cases_file`, when it names one (and has no inline cases)."""
     if _NAMES_CASES_FILE.search(agent.text) is None:  # no parse of a large inline suite
         return None
@@ -86,7 +102,7 @@ def _cases_file(session: Session, agent: Source) -> Source | None:
         return None
     target = Path(ref) if Path(ref).is_absolute() else uri_path(agent.uri).parent / ref
     uri = from_fs_path(str(target))
-    return _read(session, uri) if uri is not None else None
+    return opened.read(uri) if uri is not None else None
 
 
 def _range(positions: PositionMap, r: Range) -> dict[str, Any]:
@@ -158,12 +174,25 @@ def _location(source: Source, found: types.Range) -> dict[str, Any]:
     return {"uri": source.uri, "range": _plain(found)}
 
 
-async def test_items(session: Session, params: Any) -> dict[str, Any] | None:
-    agent = _agent(session, params)
+def _items_job(opened: Opened, uri: str, encoding: str) -> dict[str, Any] | None:
+    agent = opened.read(uri)
     if agent is None:
         return None
-    side = _cases_file(session, agent)
-    job = session.queries.submit(items, agent, side, session.encoding)
+    return items(agent, _cases_file(opened, agent), encoding)
+
+
+def _locations_job(
+    opened: Opened, uri: str, encoding: str, paths: list[str]
+) -> list[dict[str, Any] | None]:
+    agent = opened.read(uri)
+    if agent is None:
+        return [None for _ in paths]
+    return locations(agent, _cases_file(opened, agent), encoding, paths)
+
+
+async def test_items(session: Session, params: Any) -> dict[str, Any] | None:
+    uri = _agent_uri(params)
+    job = session.queries.submit(_items_job, Opened.of(session), uri, session.encoding)
     return await asyncio.wrap_future(job)
 
 
@@ -171,11 +200,8 @@ async def field_locations(session: Session, params: Any) -> list[dict[str, Any] 
     paths = _get(params, "paths")
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise ValueError("paths must be a list of field paths")
-    agent = _agent(session, params)
-    if agent is None:
-        return [None for _ in paths]
-    side = _cases_file(session, agent)
-    job = session.queries.submit(locations, agent, side, session.encoding, paths)
+    uri = _agent_uri(params)
+    job = session.queries.submit(_locations_job, Opened.of(session), uri, session.encoding, paths)
     return await asyncio.wrap_future(job)
 
 

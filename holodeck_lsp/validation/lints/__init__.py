@@ -11,9 +11,12 @@ from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
+from holodeck_lsp.validation.lints.lax_values import lax_value_rules
+from holodeck_lsp.validation.lints.response_format import response_format_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
 from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.walk import places
+from holodeck_lsp.validation.named import Project
 
 
 def lint_test_cases(
@@ -21,6 +24,7 @@ def lint_test_cases(
     collector: Collector,
     base: Path,
     ctx: ValidationContext,
+    project: Project,
     tool_names: list[str] | None,
     standalone: bool = True,
 ) -> set[Path]:
@@ -29,14 +33,20 @@ def lint_test_cases(
     for path, exchange in found.exchanges:
         text_rules(path, exchange, collector)
         tool_rules(path, exchange, collector, tool_names)
-        file_rules(path, exchange, collector, base)
+        file_rules(path, exchange, collector, base, project)
     modules = metric_rules(found.metrics, collector, base, ctx, standalone)
     run_difference_rules(logical, found, collector)
+    lax_value_rules(logical, found, collector)
     return modules
 
 
 def lint_agent(
-    logical: dict[str, Any], collector: Collector, base: Path, ctx: ValidationContext
+    logical: dict[str, Any],
+    collector: Collector,
+    base: Path,
+    ctx: ValidationContext,
+    project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
-    return lint_test_cases(logical, collector, base, ctx, tools, standalone=False)
+    response_format_rules(logical, collector, base, ctx)
+    return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)

@@ -1,9 +1,11 @@
-"""Metrics: a model given to a metric that runs without one (HL506), and code graders
-resolved statically, or imported in a child process when asked (HL502-HL505)."""
+"""Metrics: a model given to a metric that runs without one (HL506), a code metric's
+threshold no score in [0, 1] can decide (HL511), and code graders resolved statically, or
+imported in a child process when asked (HL502-HL505)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from holodeck_lsp.graders.isolated import import_grader
 from holodeck_lsp.graders.static import default_search_path, resolve_grader
@@ -12,6 +14,7 @@ from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.lints.walk import Place
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _STATIC_STATUS_CODES = {
     "module-missing": "HL502",
@@ -52,8 +55,11 @@ def metric_rules(
                 f"{metric['metric']} runs without a model; this model is ignored",
                 part="key",
             )
+        if kind != "code":
+            continue
+        _threshold_rule(at, metric.get("threshold"), collector)
         grader = metric.get("grader")
-        if kind != "code" or not isinstance(grader, str) or not GRADER_RE.fullmatch(grader):
+        if not isinstance(grader, str) or not GRADER_RE.fullmatch(grader):
             continue
         if grader not in resolved:
             search = search if search is not None else default_search_path(base, ctx.search_paths)
@@ -68,6 +74,25 @@ def metric_rules(
             message += " (searched from this file's folder; the agent's folder may differ)"
         collector.emit((*at, "grader"), code, message, severity=severity)
     return modules
+
+
+def _threshold_rule(at: YamlPath, threshold: Any, collector: Collector) -> None:
+    """A grader's score is within [0, 1]: a threshold outside it decides every bare score
+    the same way (a grader that returns `passed` itself is not affected)."""
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
+        return
+    if 0 <= threshold <= 1:
+        return
+    if threshold < 0:
+        verdict = "every score reaches it: the metric always passes"
+    else:  # above 1, or NaN, which no comparison meets
+        verdict = "no score reaches it: the metric never passes"
+    collector.emit(
+        (*at, "threshold"),
+        "HL511",
+        f"threshold {threshold} is outside [0, 1], where a grader's score lies; {verdict} "
+        "unless the grader returns `passed` itself",
+    )
 
 
 def _resolve(

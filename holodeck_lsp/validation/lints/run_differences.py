@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from holodeck_lsp.models.evaluation import metric_kind
+from holodeck_lsp.models.evaluation import EvaluationMetric, metric_kind
 from holodeck_lsp.validation.collector import Collector, related_at
+from holodeck_lsp.validation.lints.lax_values import as_read
 from holodeck_lsp.validation.lints.walk import Places
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
@@ -54,8 +55,10 @@ def run_difference_rules(logical: dict[str, Any], found: Places, collector: Coll
         defaults = _EVALUATOR_FLAGS.get(name) if isinstance(name, str) else None
         if isinstance(name, str) and defaults is not None:
             # Most metrics set no flag: they share the defaults instead of a copy each.
+            # Flags compare as HoloDeck reads them: `'0.01'` is 0.01 (HL111 says so).
             flags = (defaults if defaults.keys().isdisjoint(metric)
-                     else {k: metric.get(k, v) for k, v in defaults.items()})
+                     else {k: as_read(EvaluationMetric, k, metric.get(k, v))
+                           for k, v in defaults.items()})
             last[name] = (at, flags)
             declared.append((name, at, flags))
         own = metric.get("model")
@@ -127,5 +130,6 @@ def _incomplete_message(model: dict[str, Any], names: list[str]) -> str:
     metrics_named = ", ".join(dict.fromkeys(names))
     return (
         f"`holodeck test` refuses to start (exit 2) when the model of a standard metric "
-        f"({metrics_named}) has no {missing}; give it both to run the file there"
+        f"({metrics_named}) has no {missing}; give that model both `endpoint` and "
+        "`api_key` to run the file there"
     )

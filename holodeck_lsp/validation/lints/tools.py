@@ -1,5 +1,5 @@
 """Expected tools and their argument matchers: what HoloDeck accepts but never matches
-as written (HL304, HL306, HL307, HL405)."""
+as written (HL304, HL306, HL307, HL405, HL407, HL408)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import MATCHER_KEYS
 from holodeck_lsp.validation.collector import Collector
+from holodeck_lsp.validation.lints.matchers import matcher_rules
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _PLAIN_ARG = re.compile(r"[^.\[\]]+")
@@ -36,11 +37,13 @@ def tool_rules(
                 )
             args = entry.get("args")
             if isinstance(args, dict):
-                for key in args:
+                for key, expected in args.items():
+                    at = (*path, "expected_tools", j, "args", key)
                     problem = _arg_key_problem(key)
                     if problem is not None:
-                        at = (*path, "expected_tools", j, "args", key)
                         collector.emit(at, "HL405", problem, part="key")
+                    if isinstance(expected, dict) and len(expected) == 1:
+                        matcher_rules(at, expected, collector)
         if name == "":
             collector.emit(
                 _name_at(path, j, entry), "HL306", "an empty tool name matches every tool call"

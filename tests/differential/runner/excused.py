@@ -30,6 +30,7 @@ DEVIATIONS: dict[str, Deviation] = {
         "What a single-turn case's grader sees", re.compile(_VERDICT)
     ),
     "grader-score-range": Deviation("Grader scores outside [0, 1]", re.compile(_VERDICT)),
+    "empty-reply": Deviation("An empty reply is graded", re.compile(_VERDICT)),
     "fuzzy-nan": Deviation(
         "`{fuzzy: nan}`",
         re.compile(r"(turns\[\d+\]\.)?(tools_matched|arg_match_details\b.*|errors\b.*|passed)"),

@@ -508,6 +508,13 @@ def deviations_suite() -> Suite:
         calls=[("label", {"code": "NaN"})],
         expected_tools=[{"name": "label", "args": {"code": {"fuzzy": "nan"}}}],
     )
+    add(
+        "empty-reply",
+        "empty-reply",
+        "",
+        ground_truth="x",
+        evaluations=[{"type": "standard", "metric": "equality"}],
+    )
     # A RAG metric's skip rule: without retrieval_context it never runs in either runner.
     add(
         "rag-skipped",
@@ -596,3 +603,50 @@ def rag_suite() -> Suite:
         {"name": "no passages", "turns": [{"input": text, "evaluations": [metric]}]},
     ]
     return Suite("rag", agent("rag", cases, []), script, TOOLS, GRADERS, judge=rag_judge)
+
+
+ROUTE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "queue": {"type": "string", "enum": ["billing", "technical"]},
+        "score": {"type": "number", "minimum": 0, "maximum": 1},
+    },
+    "required": ["queue", "score"],
+    "additionalProperties": False,
+}
+
+
+def structured_output_suite() -> Suite:
+    """An agent with a response_format: replies that follow the schema, plain text, JSON
+    that breaks it, after a tool call too; single-turn cases and turns."""
+    replies = {
+        "valid": json.dumps({"queue": "billing", "score": 0.9}),
+        "reordered": '{"score":1,"queue":"technical"}',
+        "plain": "Billing, I think.",
+        "wrong enum": json.dumps({"queue": "sales", "score": 0.5}),
+        "missing": json.dumps({"queue": "billing"}),
+        "not an object": "[1, 2]",
+    }
+    script: dict[str, list[Action]] = {}
+    cases: list[dict[str, Any]] = []
+    equality = [{"type": "standard", "metric": "equality"}]
+    for name, reply in replies.items():
+        script[f"route {name}"] = [Reply(reply)]
+        script[f"route {name} after a lookup"] = [
+            Reply(tool_calls=[("lookup", {"metric": "cash", "year": "2019"})]),
+            Reply(reply),
+        ]
+        cases.append({"name": f"single {name}", "input": f"route {name}", "ground_truth": reply})
+        cases.append(
+            {
+                "name": f"turns {name}",
+                "turns": [
+                    {"input": f"route {name} after a lookup", "evaluations": equality,
+                     "ground_truth": reply},
+                    {"input": "route valid"},
+                ],
+            }
+        )
+    body = agent("structured", cases, equality)
+    body["response_format"] = ROUTE_SCHEMA
+    return Suite("structured", body, script, TOOLS, GRADERS)

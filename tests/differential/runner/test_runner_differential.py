@@ -20,6 +20,7 @@ from tests.differential.runner.suites import (
     flag_conflict_suite,
     generated_suite,
     rag_suite,
+    structured_output_suite,
     timeout_suite,
 )
 
@@ -139,3 +140,22 @@ def test_random_suites_agree(holodeck_cli: Path, seed: int, size: int) -> None:
     suite = generated_suite(seed, size)
     left, _ = _left(suite, run_pair(suite, holodeck_cli))
     assert left == [], "\n".join(map(str, left[:30]))
+
+
+def test_structured_output_agrees(holodeck_cli: Path) -> None:
+    """A response_format agent: the same verdicts, replies and error lines as `holodeck
+    test` for replies that follow the schema, are not JSON, or break it."""
+    suite = structured_output_suite()
+    pair = run_pair(suite, holodeck_cli)
+    left, _ = _left(suite, pair)
+    assert left == [], "\n".join(map(str, left))
+    assert pair.theirs is not None
+    errors = " | ".join(e for r in pair.theirs["results"] for e in r["errors"])
+    for needle in (
+        "Agent invocation error: OpenAI Agents run failed: ModelBehaviorError: Output is not "
+        "valid JSON: Expecting value: line 1 column 1 (char 0)",
+        "ModelBehaviorError: Output does not match response_format schema: 'sales' is not one",
+        "Agent error: ModelBehaviorError: Output is not valid JSON",
+    ):
+        assert needle in errors, needle
+    assert {r["passed"] for r in pair.theirs["results"]} == {True, False}

@@ -503,5 +503,6 @@ def test_without_the_mcp_extra_the_run_stops_naming_it(
     assert code == 2
     assert err.splitlines() == [
         f"{path}:{line_of(path, '- name: sdk')}: error: tool 'sdk' did not start: "
-        "the MCP client is not installed: pip install 'holodeck-lsp[mcp]'"
+        "the MCP client is not installed: pip install -e '.[mcp]' in a clone of "
+        "holodeck-lsp (once it is on PyPI: pip install 'holodeck-lsp[mcp]')"
     ]

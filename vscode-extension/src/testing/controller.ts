@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 
 import { chooseServer } from '../bundled';
 import { currentSettings, discoveryContext } from '../host';
+import { resolveServerCommand } from '../serverCommand';
 import { documentSelector } from '../selector';
 import { jobsFor, runJobs, withoutExcluded, type RunDeps } from './execute';
 import { fillSuite } from './items';
@@ -221,8 +222,14 @@ export class SuiteTests implements vscode.Disposable {
       program: async () => {
         const { settings } = currentSettings();
         const { command } = await chooseServer({ ...settings, serverArgs: [] }, await discoveryContext());
-        return command === undefined ? undefined : { command: command.command, args: command.args };
+        if (command === undefined) {
+          return undefined;
+        }
+        const bundledPython = command.origin === 'bundled' ? command.command : undefined;
+        return { command: command.command, args: command.args, bundledPython };
       },
+      // For a suite that needs an extra the bundle lacks: the environment's own holodeck-lsp.
+      environmentProgram: async () => resolveServerCommand([], [], await discoveryContext()),
       fieldLocations: (uri, paths) =>
         this.server.request<(ServerLocation | null)[]>(FIELD_LOCATIONS, { textDocument: { uri }, paths }),
       recording: (agentFile) => recordingFor(agentFile.fsPath, this.recordingSetting(agentFile)),

@@ -6,14 +6,25 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 import { parseEvent, RunInterpreter, type Failure, type Target, type Update } from './events';
+import { bundleLacksExtras, missingExtras } from './extras';
 import { itemId, placeOf, toRange } from './items';
 import type { ServerLocation } from './protocol';
 import { runArguments, type RunMode, type Selection } from './runArgs';
 import { runEvents, type RunOutcome } from './runProcess';
 
+/** A program that runs `holodeck-lsp`, with its first arguments. */
+export interface RunProgram {
+  command: string;
+  args: string[];
+  /** Set when it is the server bundled with the extension: the Python that runs it. */
+  bundledPython?: string;
+}
+
 export interface RunDeps {
-  /** The program that runs `holodeck-lsp` and its first arguments; undefined when not found. */
-  program(): Promise<{ command: string; args: string[] } | undefined>;
+  /** The program that runs `holodeck-lsp`; undefined when not found. */
+  program(): Promise<RunProgram | undefined>;
+  /** The environment's own holodeck-lsp (never the bundled one); undefined when not found. */
+  environmentProgram(): Promise<RunProgram | undefined>;
   /** The server's `holodeck/fieldLocations`; undefined when it cannot answer. */
   fieldLocations(uri: string, paths: string[]): Promise<(ServerLocation | null)[] | undefined>;
   /** The recording a suite replays or records. */
@@ -133,7 +144,7 @@ async function runJob(
   mode: RunMode,
   token: vscode.CancellationToken,
   deps: RunDeps,
-  program: { command: string; args: string[] },
+  program: RunProgram,
 ): Promise<void> {
   const file = job.file;
   const agent = (file.uri ?? vscode.Uri.parse(file.id)).fsPath;
@@ -166,7 +177,18 @@ async function runJob(
   await chain;
   const notRun = covered.filter((item) => !reported.has(item.id));
   if (ended === undefined && !outcome.cancelled) {
-    const why = outcome.error ?? (outcome.stderr.trim() || `holodeck-lsp run exited with ${outcome.exitCode ?? outcome.signal}`);
+    let why = outcome.error ?? (outcome.stderr.trim() || `holodeck-lsp run exited with ${outcome.exitCode ?? outcome.signal}`);
+    const extras = missingExtras(outcome.stderr);
+    if (extras.length > 0 && program.bundledPython !== undefined) {
+      const fallback = await deps.environmentProgram();
+      if (fallback !== undefined) {
+        const named = extras.map((extra) => `\`${extra}\``).join(', ');
+        deps.log.info(`The bundled server lacks the ${named} extra this suite needs: running it with ${fallback.command}`);
+        await runJob(run, job, mode, token, deps, fallback);
+        return;
+      }
+      why = bundleLacksExtras(extras, program.bundledPython);
+    }
     deps.log.error(`holodeck-lsp run: ${why}`);
     run.appendOutput(`${why.replace(/\r?\n/g, '\r\n')}\r\n`);
     notRun.forEach((item) => run.errored(item, new vscode.TestMessage(why)));

@@ -6,8 +6,10 @@ import csv
 import io
 from pathlib import Path
 
+from holodeck_lsp.install_hints import install_extra
+
 SUPPORTED_SUFFIXES = frozenset({".txt", ".md", ".pdf", ".csv", ".json"})
-PDF_EXTRA = "pip install 'holodeck-lsp[pdf]'"
+PDF_EXTRA = install_extra("pdf")
 
 
 class SourceError(Exception):

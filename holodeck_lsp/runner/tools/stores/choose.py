@@ -11,6 +11,7 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.install_hints import install_extra
 from holodeck_lsp.models.tools import DatabaseConfig
 from holodeck_lsp.runner.tools.stores.base import StoreError, VectorStore
 
@@ -44,7 +45,7 @@ def missing_extra(provider: str) -> str | None:
         return None
     return (
         f"the {provider} store needs {', '.join(absent)}, which is not installed: "
-        f"pip install 'holodeck-lsp[{extra}]'"
+        f"{install_extra(extra)}"
     )
 
 
