@@ -265,6 +265,7 @@ async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) 
         if run.tools is not None:
             await _bounded(run.tools.close(), TOOLS_GRACE)
         await _bounded(run.backend.close())
+        await _bounded(settings.regexes.close())
         if settings.judges is not None:
             await _bounded(settings.judges.close())
 

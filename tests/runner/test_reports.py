@@ -287,7 +287,8 @@ def test_merge_refuses_missing_shards_and_other_suites(tmp_path: Path) -> None:
     assert invoke("merge", shards[0], "-o", merged) == (
         2,
         "",
-        "error: shard 2/2 is missing (pass --allow-partial to merge anyway)\n",
+        f"error: shard 2/2 is missing: given {shards[0]} (1/2) "
+        "(pass --allow-partial to merge anyway)\n",
     )
     assert not merged.exists()
     code, out, _ = invoke("merge", shards[0], "--allow-partial", "-o", merged)
@@ -309,7 +310,7 @@ def test_selection_by_keyword_and_limit(tmp_path: Path) -> None:
         bad = invoke("run", path, "--shard", "4/3")
     assert [r["test_name"] for r in by_keyword["results"]] == ["pear price", "lime price"]
     assert [r["test_name"] for r in limited["results"]] == ["apple price", "pear price"]
-    assert bad == (2, "", "error: --shard I/N needs 1 <= I <= N, got '4/3'\n")
+    assert bad == (2, "", "error: --shard I/N needs 1 <= I <= N <= 10,000, got '4/3'\n")
 
 
 JUNIT_AGENT = """
