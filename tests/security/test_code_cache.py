@@ -1,5 +1,6 @@
-"""The cache of generated code: what one process compiled, the next one takes from the
-file; a file someone else could have written, or garbage, is ignored."""
+"""The server's cache of generated code (SECURITY.md): what one process compiled, the next
+one takes from the file, which only its user can read; a file or folder someone else could
+have written, or garbage, is ignored."""
 
 from __future__ import annotations
 
