@@ -18,9 +18,10 @@ import holodeck_lsp
 PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
     # named_files: the one way to read a file a YAML file names (standard library only);
+    # file_writes: the one way to replace a file whole;
     # isolation: keeping the workspace's modules off the import path (child interpreters,
     # the standard-library guard), under everything that starts Python or imports user code
-    {"named_files", "isolation"},
+    {"named_files", "file_writes", "isolation"},
     # graders: static resolution and the isolated import; exit_codes: one table, no imports;
     # install_hints: how to install an extra, one sentence; hygiene: text shown safely
     # (control characters, Markdown code, cuts)
