@@ -7,7 +7,6 @@ them, so `check` starts fast enough for a pre-commit hook.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -230,8 +229,8 @@ def serve(
     ] = None,
 ) -> None:
     """Start the language server (stdio by default)."""
-    from holodeck_lsp.server.main import serve as run_server
-    from holodeck_lsp.server.main import tcp_address
+    from holodeck_lsp.server.start import serve as run_server
+    from holodeck_lsp.server.start import tcp_address
 
     if tcp is None:
         run_server()
@@ -426,10 +425,8 @@ def _root(
 
 
 def main() -> None:
-    """Console entry point: any unexpected crash is exit 2 with a message, never a trace."""
-    # Pydantic scans every installed distribution for plugins on first use (~30 ms of a
-    # pre-commit hook's start-up); this tool uses none.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    """The command line (from `holodeck_lsp.__main__`, the console entry point): any
+    unexpected crash is exit 2 with a message, never a trace."""
     try:
         app()
     except SystemExit:

@@ -1,6 +1,6 @@
 """The package's arrows point one way: {named_files, isolation} <- models <- validation <-
-editing <- {check, schema, server, runner} <- cli, with no import cycle and no arrow
-between siblings. Inside the runner the stages point one way too: services <- tools <-
+editing <- {check, schema, server, runner} <- cli <- __main__, with no import cycle and no
+arrow between siblings. Inside the runner the stages point one way too: services <- tools <-
 backends <- collect <- score <- execute <- report <- command. No package has a cycle among
 its parts (a part: a module of it, or a subpackage with everything below it).
 
@@ -20,9 +20,10 @@ import holodeck_lsp
 PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
     # named_files: the one way to read a file a YAML file names (standard library only);
+    # file_writes: the one way to replace a file whole;
     # isolation: keeping the workspace's modules off the import path (child interpreters,
     # the standard-library guard), under everything that starts Python or imports user code
-    {"named_files", "isolation"},
+    {"named_files", "file_writes", "isolation"},
     # graders: static resolution and the isolated import; exit_codes: one table, no imports;
     # install_hints: how to install an extra, one sentence; hygiene: text shown safely
     # (control characters, Markdown code, cuts)
@@ -30,7 +31,9 @@ LAYERS = [
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},
-    {"cli", "__main__"},
+    {"cli"},
+    # the program: `serve` straight to the server (no typer to load), the rest to cli
+    {"__main__"},
 ]
 RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
 # The runner's stages, bottom first (CONTRIBUTING.md names every module of each).

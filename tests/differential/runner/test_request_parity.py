@@ -4,6 +4,7 @@ differences named in `request_parity.NAMED` (each with its reason) are set aside
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -17,7 +18,15 @@ from tests.differential.runner.request_parity import (
     corpus_agents,
 )
 
-pytestmark = pytest.mark.slow
+# Driving holodeck test over the whole corpus takes 20-35 minutes: until its requests are
+# committed as data, the live comparison runs only when asked for.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not os.environ.get("HOLODECK_REQUEST_PARITY_LIVE"),
+        reason="set HOLODECK_REQUEST_PARITY_LIVE=1 to drive holodeck test over the corpus",
+    ),
+]
 
 # Agents compared (not skipped) when this was written: a drop means agents stopped starting.
 AT_LEAST_COMPARED = 53
