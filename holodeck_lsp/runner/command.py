@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
 from holodeck_lsp.runner.collect.focus import focus
 from holodeck_lsp.runner.collect.loading import ConfigError, LoadedSuite, load_suite
@@ -40,7 +41,6 @@ from holodeck_lsp.runner.report.shard_merge import MergeError, merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
-from holodeck_lsp.runner.score.metrics.code_graders import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.score.metrics.judge_panel import ledger_line
 from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy

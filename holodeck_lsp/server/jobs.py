@@ -89,7 +89,9 @@ def is_holodeck_language(language_id: str) -> bool:
 
 
 def is_holodeck_file(snap: Snapshot) -> bool:
-    """Whether an open document is one this server validates (SPEC §2)."""
+    """Whether an open document is one this server validates: known already, marked as
+    HoloDeck by the client, matching `files.include`, a `config.yaml` beside a file that
+    does, or text that reads as a suite."""
     if snap.known or is_holodeck_language(snap.language_id):
         return True
     if matches_patterns(snap.path, snap.settings.include):

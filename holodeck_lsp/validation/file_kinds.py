@@ -48,7 +48,9 @@ def looks_like_suite(data: object) -> bool:
 
 
 def kind_of_data(path: PurePath, data: Any) -> Kind:
-    """How an explicitly named, parsed file is validated (SPEC §2.4)."""
+    """How an explicitly named, parsed file is validated: a config file by its name, a list
+    of test cases (or a mapping of `test_cases` alone) as test cases, anything else as an
+    agent."""
     if is_config_file(path):
         return "config"
     if isinstance(data, list) or (isinstance(data, dict) and set(data) == {"test_cases"}):

@@ -16,7 +16,7 @@ from pydantic import ValidationError, create_model
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
 from holodeck_lsp.models.project_config import GlobalConfig
-from holodeck_lsp.models.test_cases_file import TestCasesFile
+from holodeck_lsp.models.test_cases_file import TestCasesFile, test_cases_file_path
 from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
@@ -354,7 +354,7 @@ def _attach_test_cases_file(
     if not isinstance(ref, str) or not ref.strip():
         collector.emit(where, "HL103", "test_cases_file must be a non-empty path")
         return None
-    target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
+    target = test_cases_file_path(ref, path)
     text = read_named(target, f"test_cases_file {ref!r}", where, collector, ctx, project, "HL601")
     if text is None:
         return None

@@ -24,10 +24,11 @@ LAYERS = [
     # isolation: keeping the workspace's modules off the import path (child interpreters,
     # the standard-library guard), under everything that starts Python or imports user code
     {"named_files", "file_writes", "isolation"},
-    # graders: static resolution and the isolated import; exit_codes: one table, no imports;
+    # graders: static resolution and the isolated import; exit_codes and run_defaults: one
+    # table each, no imports;
     # install_hints: how to install an extra, one sentence; hygiene: text shown safely
     # (control characters, Markdown code, cuts)
-    {"models", "graders", "exit_codes", "install_hints", "hygiene"},
+    {"models", "graders", "exit_codes", "run_defaults", "install_hints", "hygiene"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},

@@ -1,4 +1,4 @@
-"""Tool assertions, row by row of the contract (SPEC §7)."""
+"""Tool assertions, row by row of the contract (docs/runner.md, "Assertions and metrics")."""
 
 from __future__ import annotations
 

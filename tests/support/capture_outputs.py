@@ -5,7 +5,8 @@
 
 `capture` writes into OUT (one file per output, normalised):
 - `check/`: `check --format json --no-user-config` of every file under tests/fixtures,
-  examples and tests/data/corpus, and of each of those folders whole, plus both schemas;
+  examples and tests/data/corpus, and of each of those folders whole, plus both schemas
+  and the `--help` of every command;
 - `run/`: `run` of every suite that runs offline, each with every report format (JSON,
   Markdown, JUnit, HTML), `--events` and `--record` where it applies, and its exit code,
   stdout and stderr: the examples (`--replay` of the committed recording), the suites of
@@ -24,7 +25,9 @@ default parallelism (`parallel/`) compare their line-oriented outputs as sorted 
 with `seq` numbers dropped, since which case finishes first is up to the scheduler.
 
 Run it on the commit you start from, then after every step of the refactor; the two
-captures must be equal. It takes a few minutes (the timeout suite waits on purpose).
+captures must be equal. To capture another checkout with this venv, copy this file into
+its tests/support/ and run it there with PYTHONPATH set to that checkout. It takes a few
+minutes (the timeout suite waits on purpose).
 """
 
 from __future__ import annotations
@@ -118,6 +121,10 @@ def capture_check(out: Path) -> int:
             text = console(result.exit_code, result.stdout, result.stderr)
             (out / "check" / name).write_text(normalise(text, REPO), encoding="utf-8")
             count += 1
+        for command in ("check", "run", "merge", "schema", "serve"):
+            result = runner.invoke(app, [command, "--help"], prog_name="holodeck-lsp")
+            (out / "check" / f"help-{command}.txt").write_text(result.stdout, encoding="utf-8")
+            count += 1
         for kind in ("agent", "test-cases"):
             result = runner.invoke(app, ["schema", "--kind", kind])
             (out / "check" / f"schema-{kind}.json").write_text(result.stdout, encoding="utf-8")
@@ -144,7 +151,9 @@ class Run:
 
 
 def _environment(url: str, extra: dict[str, str]) -> dict[str, str]:
-    env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL", "TMPDIR") if k in os.environ}
+    # PYTHONPATH: a capture of another checkout runs its code with this venv.
+    kept = ("PATH", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH")
+    env = {k: os.environ[k] for k in kept if k in os.environ}
     env.update(
         {
             "HOME": "/nonexistent-home",

@@ -93,7 +93,7 @@ def build_backend(
     output = load_output_schema(agent.response_format, folder)
     tools, warnings = load_tools(agent, folder)
     prompt = system_prompt(agent, folder)
-    effort = service_effort(getattr(agent.openai, "effort", None))
+    effort = service_effort(agent.openai.effort if agent.openai is not None else None)
     backend = model_backend(
         agent.model, prompt, tools, max_model_calls(agent), parallelism, env, policy, output, effort
     )
@@ -105,8 +105,8 @@ def max_model_calls(agent: Agent) -> int:
     provider reads (`claude:` for anthropic and ollama, which it runs on the Claude Agent
     SDK; `openai:` otherwise), 20 when unset."""
     claude_backend = agent.model.provider in (ProviderEnum.ANTHROPIC, ProviderEnum.OLLAMA)
-    block = getattr(agent, "claude" if claude_backend else "openai", None)
-    return getattr(block, "max_turns", None) or 20
+    block = agent.claude if claude_backend else agent.openai
+    return (block.max_turns if block is not None else None) or 20
 
 
 def model_backend(

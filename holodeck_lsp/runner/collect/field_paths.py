@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.runner.collect.plan import PlannedCase
-from holodeck_lsp.validation.collector import format_path
+from holodeck_lsp.validation.yaml.path_text import format_path
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.models.claude import ClaudeConfig
+from holodeck_lsp.models.tools import HierarchicalDocumentTool
+
 
 class Status(str, Enum):
     APPLIED = "applied"  # run does what `holodeck test` does
@@ -46,28 +50,33 @@ class Row:
     acts: Acts | None = None
 
 
+# Each takes the model its row names (`Row.model`); anything else is not acted on.
 def _observability_on(owner: Any, _provider: str) -> bool:
-    return bool(getattr(getattr(owner, "observability", None), "enabled", False))
+    return isinstance(owner, Agent) and owner.observability is not None and (
+        owner.observability.enabled
+    )
 
 
 def _thinks(owner: Any, _provider: str) -> bool:
-    return bool(getattr(getattr(owner, "extended_thinking", None), "enabled", False))
+    thinking = owner.extended_thinking if isinstance(owner, ClaudeConfig) else None
+    return thinking is not None and thinking.enabled
 
 
 def _shell(owner: Any, _provider: str) -> bool:
-    return bool(getattr(getattr(owner, "bash", None), "enabled", False))
+    bash = owner.bash if isinstance(owner, ClaudeConfig) else None
+    return bash is not None and bash.enabled
 
 
 def _writes_files(owner: Any, _provider: str) -> bool:
-    files = getattr(owner, "file_system", None)
-    return bool(getattr(files, "write", False) or getattr(files, "edit", False))
+    files = owner.file_system if isinstance(owner, ClaudeConfig) else None
+    return files is not None and (files.write or files.edit)
 
 
 def _summarises_chunks(owner: Any, provider: str) -> bool:
     """HoloDeck writes chunk summaries with `context_model`, else, for Anthropic agents,
     with Claude (`lib/tool_initializer.py:_resolve_context_generator`); on by default."""
-    return bool(getattr(owner, "contextual_embeddings", False)) and (
-        getattr(owner, "context_model", None) is not None or provider == "anthropic"
+    return isinstance(owner, HierarchicalDocumentTool) and owner.contextual_embeddings and (
+        owner.context_model is not None or provider == "anthropic"
     )
 
 

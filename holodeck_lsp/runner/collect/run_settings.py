@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from holodeck_lsp.run_defaults import DEFAULT_LLM_TIMEOUT
 from holodeck_lsp.runner.collect.loading import LoadedSuite
 
-DEFAULT_LLM_TIMEOUT = 60.0
 PARALLEL_ENV = "HOLODECK_PARALLEL_TEST_CASES"
 LLM_TIMEOUT_ENV = "HOLODECK_LLM_TIMEOUT"  # read by HoloDeck below the config files
 

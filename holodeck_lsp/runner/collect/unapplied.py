@@ -12,8 +12,8 @@ from pydantic import BaseModel
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.runner.collect.field_table import ROWS, Row, Status, row_for
-from holodeck_lsp.validation.collector import format_path
 from holodeck_lsp.validation.model_tree import models_within
+from holodeck_lsp.validation.yaml.path_text import format_path
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _SHOWN_PLACES = 3

@@ -11,11 +11,11 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, TurnResult
 from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend import Backend, Reply, Session, TurnRequest
 from holodeck_lsp.runner.collect.field_paths import turn_path
 from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.execute.turn_files import with_files
-from holodeck_lsp.runner.score.metrics.code_graders import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.metrics.turn_metrics import TurnView, evaluate
 from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts

@@ -14,13 +14,15 @@ import threading
 from types import FrameType
 from typing import Any
 
+from holodeck_lsp.exit_codes import EXIT_INTERRUPTED, EXIT_SIGNAL
+
 _NAMES = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM"}
 
 
 class Interrupts:
     def __init__(self) -> None:
         self.reason: str | None = None
-        self.exit_code = 130
+        self.exit_code = EXIT_INTERRUPTED
         self.phase = "setup"  # then "running", then "writing"
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -52,9 +54,9 @@ class Interrupts:
         if self.reason is not None:
             # No buffered stream here: the handler may have interrupted a write to it.
             os.write(2, b"interrupted again: exiting at once, nothing more is written\n")
-            os._exit(128 + number)
+            os._exit(EXIT_SIGNAL + number)
         self.reason = f"interrupted by {_NAMES.get(signal.Signals(number), str(number))}"
-        self.exit_code = 128 + number
+        self.exit_code = EXIT_SIGNAL + number
         if self.phase == "setup":
             raise KeyboardInterrupt
         if self._loop is not None and self._stop is not None:

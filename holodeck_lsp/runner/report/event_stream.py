@@ -12,14 +12,14 @@ from typing import Any, TextIO
 
 from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.models.evaluation import EvaluationMetric, MetricConfig
+from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS, EvaluationMetric, MetricConfig
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import TestReport, ToolInvocation, TurnResult
 from holodeck_lsp.runner.collect.field_paths import case_path, metric_paths, text, turn_path
 from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.execute.suite_execution import Progress
 from holodeck_lsp.runner.score.arg_matchers import arg_mismatch, mismatch
-from holodeck_lsp.runner.score.metrics.turn_metrics import TEXT_METRICS, metric_name
+from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
 from holodeck_lsp.runner.score.regex_limit import Verdicts
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso
 from holodeck_lsp.runner.score.tool_assertions import name_only
@@ -246,7 +246,7 @@ def metric_events(
 
 def _compares(metric: MetricConfig) -> bool:
     """Whether the metric compares the reply with the turn's `ground_truth`."""
-    return isinstance(metric, EvaluationMetric) and metric.metric in TEXT_METRICS
+    return isinstance(metric, EvaluationMetric) and metric.metric in GROUND_TRUTH_METRICS
 
 
 class WithEvents:

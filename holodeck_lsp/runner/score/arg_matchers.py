@@ -1,4 +1,4 @@
-"""Argument matchers of tool assertions: literal, fuzzy and regex (SPEC §7).
+"""Argument matchers of tool assertions: literal, fuzzy and regex.
 
 Each returns None when the actual value matches, else the reason it does not, worded as
 `holodeck test` words it (`expected 2, got 0`). Regex verdicts are looked up: they were
@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from holodeck_lsp.runner.score.regex_limit import Verdicts
-from holodeck_lsp.validation.collector import format_path
+from holodeck_lsp.validation.yaml.path_text import format_path
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _SEPARATORS = re.compile("[,_\u202f]")

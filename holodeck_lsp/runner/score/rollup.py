@@ -1,4 +1,5 @@
-"""From turns to a test case (seed §9), and from test cases to the summary (seed §11)."""
+"""From turns to a test case (its verdict, tool calls, metrics and token usage), and from
+test cases to the summary (counts, pass rate, mean score per metric)."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, SecretStr
 
+from holodeck_lsp.models.test_case import TestCaseModel
 from holodeck_lsp.runner.services.service_targets import url_credentials
 
 # `OPENAI_API_KEY`, `GITHUB_TOKEN`, `db_password`, `connection_string`, `Authorization`...
@@ -108,13 +109,13 @@ def config_secrets(config: Any) -> list[str]:
     return found
 
 
-def _file_url_secrets(cases: Iterable[Any]) -> Iterator[str]:
+def _file_url_secrets(cases: Iterable[TestCaseModel]) -> Iterator[str]:
     for case in cases:
-        files = list(getattr(case, "files", None) or [])
-        for turn in getattr(case, "turns", None) or []:
-            files += getattr(turn, "files", None) or []
+        files = list(case.files or [])
+        for turn in case.turns or []:
+            files += turn.files or []
         for file in files:
-            if getattr(file, "url", None):
+            if file.url:
                 yield from url_credentials(file.url)
 
 

@@ -51,7 +51,7 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
                 kinds.append(McpServerKind(tool, folder))
             continue
         warnings.append(
-            f"tool '{getattr(tool, 'name', '?')}' (type {getattr(tool, 'type', '?')}) "
+            f"tool '{tool.name}' (type {tool.type}) "
             "is not offered to the model: this runner does not run that kind of tool yet"
         )
     return Catalog(ToolBox(kinds), warnings, problems)

@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import (
     MetricResult,
     TestReport,
@@ -27,7 +28,6 @@ from holodeck_lsp.runner.score.arg_matchers import brief
 TEXT_LIMIT = 2000
 VALUE_LIMIT = 300
 # Metrics whose verdict compares the reply with `ground_truth`: a failure shows a diff.
-COMPARING = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
 _TOKENS = re.compile(r"(\s+)")
 
 STYLE = """
@@ -191,7 +191,7 @@ def _metrics(results: list[MetricResult]) -> str:
 
 
 def _diff(results: list[MetricResult], truth: str | None, reply: str | None) -> str:
-    failed = any(m.passed is False and m.metric_name in COMPARING for m in results)
+    failed = any(m.passed is False and m.metric_name in GROUND_TRUTH_METRICS for m in results)
     if not failed or truth is None or reply is None:
         return ""
     left, right = word_diff(_cut(truth), _cut(reply))

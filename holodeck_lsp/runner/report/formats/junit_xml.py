@@ -119,7 +119,6 @@ def _turn(suite: ET.Element, classname: str, turn: TurnResult) -> str:
 def render_junit(report: TestReport) -> str:
     root = ET.Element("testsuites", name=report.agent_name)
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    total_ms = 0
     for i, result in enumerate(report.results):
         label = result.test_name or f"test_cases[{i}]"
         suite = ET.SubElement(root, "testsuite", name=label, timestamp=result.timestamp)
@@ -148,7 +147,6 @@ def render_junit(report: TestReport) -> str:
             suite.set(key, str(value))
             totals[key] += value
         suite.set("time", _seconds(result.execution_time_ms))
-        total_ms += result.execution_time_ms
         if i < len(report.repeats):
             _repeated(suite, report.repeats[i])
     for label in report.not_run:  # an interrupted run: what did not run is said, not lost

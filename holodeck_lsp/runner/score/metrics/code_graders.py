@@ -11,11 +11,11 @@ from typing import Any
 
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.services.user_threads import in_thread
 
 # HoloDeck's code metric has no time limit of its own: a grader that runs longer than this
 # fails its metric (--grader-timeout changes it).
-DEFAULT_GRADER_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)

@@ -6,21 +6,20 @@ import json
 import time
 from dataclasses import dataclass
 
-from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, RAGMetric
+from holodeck_lsp.models.evaluation import JUDGED_METRICS, EvaluationMetric, GEvalMetric, RAGMetric
 from holodeck_lsp.models.test_result import MetricKind, MetricResult, ToolInvocation
 from holodeck_lsp.runner.backends.backend import TurnRequest
 from holodeck_lsp.runner.score.metrics.judge_panel import DEFAULT_RETRIES, JudgePanel
 from holodeck_lsp.runner.score.metrics.rubrics import JudgeInputs, rubric_for
 
 JudgedMetric = EvaluationMetric | GEvalMetric | RAGMetric
-JUDGED_STANDARD = frozenset({"groundedness", "relevance", "coherence", "fluency"})
 NO_PANEL = "no judge model is available to this evaluation"
 
 
 def is_judged(metric: object) -> bool:
     if isinstance(metric, (GEvalMetric, RAGMetric)):
         return True
-    return isinstance(metric, EvaluationMetric) and metric.metric in JUDGED_STANDARD
+    return isinstance(metric, EvaluationMetric) and metric.metric in JUDGED_METRICS
 
 
 def needs(metric: JudgedMetric) -> tuple[bool, bool]:

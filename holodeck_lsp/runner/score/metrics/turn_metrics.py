@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from holodeck_lsp.models.evaluation import (
+    GROUND_TRUTH_METRICS,
     CodeMetric,
     EvaluationMetric,
     GEvalMetric,
@@ -15,9 +16,9 @@ from holodeck_lsp.models.evaluation import (
     RAGMetric,
 )
 from holodeck_lsp.models.test_result import MetricResult, ToolInvocation
+from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend import TurnRequest
 from holodeck_lsp.runner.score.metrics.code_graders import (
-    DEFAULT_GRADER_TIMEOUT,
     GraderReturnError,
     make_context,
     run_grader,
@@ -33,9 +34,6 @@ from holodeck_lsp.runner.score.metrics.judged_metrics import (
 from holodeck_lsp.runner.score.metrics.ngram_overlap import SCORERS, MissingLibrary
 from holodeck_lsp.runner.score.metrics.rubrics import JudgeInputs
 from holodeck_lsp.runner.services.user_threads import exception_line
-
-# Metrics that compare the reply with `ground_truth`: they run only where there is one.
-TEXT_METRICS = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
 
 
 def metric_name(metric: MetricConfig) -> str:
@@ -82,7 +80,7 @@ def _result(metric: MetricConfig, start: float, **values: Any) -> MetricResult:
     return MetricResult(
         metric_name=metric_name(metric),
         kind=metric.type,
-        threshold=getattr(metric, "threshold", None),
+        threshold=metric.threshold,
         evaluation_time_ms=int((time.perf_counter() - start) * 1000),
         **values,
     )
@@ -131,7 +129,7 @@ def _overlap(
 def _applies(metric: MetricConfig, view: TurnView) -> bool:
     if not metric.enabled:
         return False
-    if isinstance(metric, EvaluationMetric) and metric.metric in TEXT_METRICS:
+    if isinstance(metric, EvaluationMetric) and metric.metric in GROUND_TRUTH_METRICS:
         return view.ground_truth is not None or view.legacy
     if isinstance(metric, (GEvalMetric, RAGMetric)):
         truth, retrieved = needs(metric)

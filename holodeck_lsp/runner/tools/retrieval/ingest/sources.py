@@ -75,6 +75,3 @@ def read_text(path: Path) -> str:
         raise SourceError(f"{path}: cannot read ({exc})") from None
     return _csv_as_markdown(text) if suffix == ".csv" else text
 
-
-def needs_pdf_library(files: list[Path]) -> bool:
-    return any(f.suffix.lower() == ".pdf" for f in files)
