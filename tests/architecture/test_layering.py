@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import holodeck_lsp
@@ -53,7 +54,7 @@ RUNNER = "holodeck_lsp.runner"
 MAX_RUNNER_TOP_MODULES = 8
 # Sibling arrows allowed only into these shared modules: `run` prints its configuration
 # errors as `check` prints diagnostics.
-SHARED = {"holodeck_lsp.check.results", "holodeck_lsp.check.formats"}
+SHARED = frozenset({"holodeck_lsp.check.results", "holodeck_lsp.check.formats"})
 
 
 def _module_name(file: Path) -> str:
@@ -99,45 +100,59 @@ def test_every_part_of_the_package_has_a_layer() -> None:
     assert parts - set(RANK) == set()
 
 
-def test_no_arrow_points_up_or_sideways() -> None:
+def _wrong_arrows(
+    part_of: Callable[[str], str | None], rank: dict[str, int], shared: frozenset[str]
+) -> list[str]:
+    """Imports from a part to one ranked above it, or to a sibling (unless into ``shared``)."""
     wrong = []
     for module, targets in _graph().items():
-        source = _part(module)
+        source = part_of(module)
         for target in targets:
-            part = _part(target)
+            part = part_of(target)
             if source is None or part is None or part == source:
                 continue
-            if RANK[part] > RANK[source]:
+            if rank[part] > rank[source]:
                 wrong.append(f"{module} -> {target} (upward)")
-            elif RANK[part] == RANK[source] and target not in SHARED:
+            elif rank[part] == rank[source] and target not in shared:
                 wrong.append(f"{module} -> {target} (between siblings)")
-    assert sorted(wrong) == []
+    return sorted(wrong)
+
+
+def test_no_arrow_points_up_or_sideways() -> None:
+    assert _wrong_arrows(_part, RANK, SHARED) == []
+
+
+def _cycles(arrows: dict[str, set[str]], skip: Callable[[str, str], bool]) -> list[str]:
+    """Every cycle a depth-first walk of ``arrows`` meets, as `a -> b -> a`."""
+    cycles: list[str] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for into in sorted(arrows.get(node, ())):
+            if skip(node, into):
+                continue
+            if state.get(into) == 1:
+                cycles.append(" -> ".join([*path[path.index(into) :], into]))
+            elif into not in state:
+                visit(into)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(arrows):
+        if node not in state:
+            visit(node)
+    return cycles
 
 
 def test_no_import_cycle() -> None:
-    graph = _graph()
-    cycles: list[list[str]] = []
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    stack: list[str] = []
+    # A package's __init__ importing its own modules is not a cycle of theirs.
+    def own(module: str, target: str) -> bool:
+        return module == target.rpartition(".")[0]
 
-    def visit(module: str) -> None:
-        state[module] = 1
-        stack.append(module)
-        for target in sorted(graph[module]):
-            # A package's __init__ importing its own modules is not a cycle of theirs.
-            if module == target.rpartition(".")[0]:
-                continue
-            if state.get(target) == 1:
-                cycles.append([*stack[stack.index(target):], target])
-            elif target not in state:
-                visit(target)
-        stack.pop()
-        state[module] = 2
-
-    for module in sorted(graph):
-        if module not in state:
-            visit(module)
-    assert [" -> ".join(c) for c in cycles] == []
+    assert _cycles(_graph(), own) == []
 
 
 def _stage(module: str) -> str | None:
@@ -158,16 +173,7 @@ def test_the_runner_has_at_most_8_modules_at_its_top() -> None:
 
 
 def test_no_arrow_between_the_runner_stages_points_up_or_sideways() -> None:
-    wrong = []
-    for module, targets in _graph().items():
-        source = _stage(module)
-        for target in targets:
-            stage = _stage(target)
-            if source is None or stage is None or stage == source:
-                continue
-            if STAGE_RANK[stage] >= STAGE_RANK[source]:
-                wrong.append(f"{module} -> {target} ({source} is below {stage})")
-    assert sorted(wrong) == []
+    assert _wrong_arrows(_stage, STAGE_RANK, frozenset()) == []
 
 
 def _package_cycles(graph: dict[str, set[str]], package: str) -> list[str]:
@@ -190,26 +196,7 @@ def _package_cycles(graph: dict[str, set[str]], package: str) -> list[str]:
             into = part(target)
             if into is not None and into != source:
                 arrows.setdefault(source, set()).add(into)
-    cycles: list[str] = []
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> None:
-        state[node] = 1
-        path.append(node)
-        for into in sorted(arrows.get(node, ())):
-            if state.get(into) == 1:
-                cycle = [*path[path.index(into) :], into]
-                cycles.append(f"{package}: " + " -> ".join(cycle))
-            elif into not in state:
-                visit(into)
-        path.pop()
-        state[node] = 2
-
-    for node in sorted(arrows):
-        if node not in state:
-            visit(node)
-    return cycles
+    return [f"{package}: {cycle}" for cycle in _cycles(arrows, lambda _a, _b: False)]
 
 
 def test_no_package_has_a_cycle_among_its_parts() -> None:
