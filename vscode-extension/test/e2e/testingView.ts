@@ -1,7 +1,8 @@
 // The Testing view in code-server, driven as a user does: the view opened from the Command
 // Palette, a suite's row right-clicked, "Execute Using Profile..." -> "Run with replay". The
 // results are read from the HoloDeck output channel's log (one `test result:` line per case and
-// turn), the view's icons and the failure's peek in the editor; a screenshot is kept.
+// turn), the view's icons and the failure's peek in the editor (opened by "Test: Peek Output",
+// standing under the ground_truth line); a screenshot is kept.
 
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ export interface Locator {
   innerText(): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   isVisible(): Promise<boolean>;
+  boundingBox(options?: { timeout: number }): Promise<{ x: number; y: number; width: number; height: number } | null>;
 }
 export interface Page {
   locator(selector: string): Locator;
@@ -72,9 +74,10 @@ export async function until<T>(check: () => T | undefined | Promise<T | undefine
 
 export async function runCommand(page: Page, title: string, timeout: number): Promise<void> {
   await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout });
+  // Typed only once the palette has the focus, and run only once the title is the chosen row.
+  await page.locator('.quick-input-widget input:focus').waitFor({ state: 'visible', timeout });
   await page.keyboard.type(title);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout });
+  await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: title }).waitFor({ state: 'visible', timeout });
   await page.keyboard.press('Enter');
 }
 
@@ -196,25 +199,38 @@ async function scenario(session: CodeServer, brokenLine: number, timeout: number
   ]);
   await page.locator('.test-explorer .codicon-testing-failed-icon').first().waitFor({ state: 'visible', timeout });
 
-  // In the editor, the message stands at the wrong ground truth's line: the failed turn's row,
-  // found with only the broken suite expanded, and "Go to Test" (Alt+Enter). A click toggles a
-  // row, and VS Code may have expanded a failed item itself: each row is set, not toggled.
+  // The failed turn's row, found with only the broken suite expanded: a click toggles a row, and
+  // VS Code may have expanded a failed item itself, so each row is set, not toggled.
   await setExpanded(page, SUITE, false, timeout);
   await setExpanded(page, BROKEN_SUITE, true, timeout);
   await setExpanded(page, CASES[0], true, timeout);
-  const peek = page.locator('.peekview-widget').filter({ hasText: 'metric numeric failed: score 0' });
+  const failedTurn = explorerRows(page).filter({ hasText: 'turns[1]' }).first();
+  await failedTurn.locator('.codicon-testing-failed-icon').waitFor({ state: 'visible', timeout });
+
+  // The failure's peek, by the command "Test: Peek Output" (it opens the latest run's failure and
+  // closes nothing; "Go to Test" on the row closes every peek, so a peek opened by the row's click
+  // survived only if it came after the key). It shows expected and actual under the ground_truth line.
+  await runCommand(page, 'Test: Peek Output', timeout);
+  const peek = page
+    .locator('.peekview-widget')
+    .filter({ hasText: 'metric numeric failed: score 0' })
+    .filter({ hasText: '190000' })
+    .filter({ hasText: '181,001' })
+    .first();
+  await peek.waitFor({ state: 'visible', timeout });
+  const line = page.locator('.view-line').filter({ hasText: /ground_truth:\s"190000"/ }).first();
+  // The editor scrolls and lays the peek out after it shows: polled until it stands under the line.
+  let seen = '';
   await until(
     async () => {
-      if (!(await peek.first().isVisible())) {
-        await explorerRows(page).filter({ hasText: 'turns[1]' }).first().click({ timeout });
-        await page.keyboard.press('Alt+Enter');
-        await peek.first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
-      }
-      return (await peek.first().isVisible()) ? true : undefined;
+      const [lineBox, peekBox] = [await line.boundingBox({ timeout }), await peek.boundingBox({ timeout })];
+      seen = `ground_truth line ${JSON.stringify(lineBox)}, peek ${JSON.stringify(peekBox)}`;
+      const gap = lineBox && peekBox ? peekBox.y - (lineBox.y + lineBox.height) : -1;
+      return lineBox && gap >= 0 && gap < lineBox.height ? true : undefined;
     },
     timeout,
-    'the failure peek under the ground_truth line',
-  );
-  const text = await peek.first().innerText();
-  assert.ok(text.includes('190000') && text.includes('181,001'), text);
+    'the peek right under the ground_truth line',
+  ).catch((error: Error) => {
+    throw new Error(`${error.message} (${seen})`);
+  });
 }
