@@ -290,13 +290,23 @@ ROWS: tuple[Row, ...] = (
         "The default metrics.", "See each metric kind."),
     Row("EvaluationConfig", ("optimizer",), Status.UNUSED, _OPTIMIZE.capitalize() + ".",
         "Not read."),
-    Row("EvaluationMetric", ("type", "metric", "threshold", "response_path"), Status.APPLIED,
-        "Which metric, its pass mark, the JSON field it grades.", "The same."),
+    Row("EvaluationMetric", ("type", "metric", "response_path"), Status.APPLIED,
+        "Which metric, the JSON field it grades.", "The same."),
+    Row("EvaluationMetric", ("threshold",), Status.DIFFERS,
+        "The pass mark (unset: the evaluator's own verdict). `groundedness`, `relevance`, "
+        "`coherence` and `fluency` compare it with the Azure AI evaluator's raw 1-5 rating "
+        "(`executor.py:1620` reads the score under the metric's name), so a threshold up "
+        "to 1 passes every rating.",
+        "The pass mark of every metric, compared with its score in [0, 1] (a rating "
+        "divided by `scale`); unset: the same verdicts."),
     Row("EvaluationMetric", ("enabled",), Status.DIFFERS,
         "Not honoured: the metric runs anyway.", "`false` skips it (`check` warns HL507)."),
     Row("EvaluationMetric", ("model",), Status.DIFFERS,
         "The judge, as an Azure AI evaluator (with no `endpoint` or `api_key` the run is "
-        "refused).", "The judge, through its provider (`check` warns HL510)."),
+        "refused); with neither it nor `evaluations.model`, `groundedness`, `relevance`, "
+        "`coherence` and `fluency` do not run (`executor.py:697`).",
+        "The judge, through its provider (`check` warns HL510); with neither, the agent's "
+        "model judges."),
     Row("EvaluationMetric", ("fail_on_error",), Status.DIFFERS,
         "Not read for standard metrics.", "An error of the metric fails the test case."),
     Row("EvaluationMetric", ("scale", "retry_on_failure", "timeout_ms", "custom_prompt"),
@@ -311,9 +321,10 @@ ROWS: tuple[Row, ...] = (
                         "strict_mode", "model"), Status.APPLIED,
         "The G-Eval judge's task (DeepEval's prompts).",
         "The same, with this runner's prompts."),
-    Row("GEvalMetric", ("threshold",), Status.DIFFERS,
-        "`threshold or 0.5`: unset (or 0) passes at 0.5 (`executor.py:649`).",
-        "Unset: the score is reported and the metric passes."),
+    Row("GEvalMetric", ("threshold",), Status.APPLIED,
+        "The pass mark; unset, the judge is built with `threshold or 0.5` "
+        "(`executor.py:649`) and passes at 0.5, the report showing no threshold.",
+        "The same."),
     Row("GEvalMetric", ("enabled", "fail_on_error"), Status.DIFFERS,
         "Not honoured.", "`enabled: false` skips it; `fail_on_error` fails the test case."),
     Row("RAGMetric", ("type", "metric_type", "threshold", "include_reason", "model"),
