@@ -93,6 +93,47 @@ def test_a_special_file_is_one_error_and_never_read(tmp_path: Path, target: str,
     ]
 
 
+@pytest.mark.parametrize(
+    ("target", "kind"),
+    [("/proc/self/environ", "a file of /proc"), ("schema.json", "a FIFO (named pipe)")],
+)
+def test_a_response_format_schema_file_is_read_as_every_named_file(
+    tmp_path: Path, target: str, kind: str
+) -> None:
+    root = project(tmp_path)
+    if target == "schema.json":
+        os.mkfifo(root / target)
+    (root / "agent.yaml").write_text(AGENT + f"response_format: {target}\n", encoding="utf-8")
+    code, out = check("agent.yaml", cwd=root)
+    assert code == 1
+    assert out.splitlines() == [
+        f"agent.yaml:7:18: error HL608 response_format schema file {target!r} is {kind}, not "
+        f"a regular file (looked for {target}) (response_format)",
+        f"  response_format: {target}",
+        "                   " + "^" * len(target),
+        "1 file(s) checked: 1 error(s), 0 warning(s)",
+    ]
+
+
+def test_a_response_format_schema_file_outside_the_project_is_never_quoted(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    secret = tmp_path / "home" / "tokens.json"
+    secret.parent.mkdir()
+    secret.write_text(f'{{"type": "{SECRET}"}}', encoding="utf-8")
+    (root / "agent.yaml").write_text(AGENT + f"response_format: {secret}\n", encoding="utf-8")
+    code, out = check("agent.yaml", cwd=root)
+    assert code == 0
+    named = f"response_format schema file {str(secret)!r}"
+    assert [line for line in out.splitlines() if "warning" in line] == [
+        f"agent.yaml:7:18: warning HL607 {named} is outside the project ({root}): it is "
+        "validated, but none of its lines is shown (response_format)",
+        f"agent.yaml:7:18: warning HL612 {named} is not a JSON Schema (response_format)",
+        "1 file(s) checked: 0 error(s), 2 warning(s)",
+    ]
+
+
 def test_a_folder_walk_reports_a_fifo_and_a_link_to_a_device(tmp_path: Path) -> None:
     root = project(tmp_path)
     suites = root / "suites"

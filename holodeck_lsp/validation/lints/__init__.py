@@ -48,5 +48,5 @@ def lint_agent(
     project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
-    response_format_rules(logical, collector, base, ctx)
+    response_format_rules(logical, collector, base, ctx, project)
     return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)
