@@ -445,8 +445,8 @@ ROWS: tuple[Row, ...] = (
         "Claude Code's working folder: its file tools are scoped to it.",
         "run has no file tools to scope", providers=CLAUDE_BACKEND),
     Row("ClaudeConfig", ("permission_mode", "i_understand_this_is_unsafe"), Status.NOT_APPLIED,
-        "Which built-in tool uses Claude Code approves (`acceptAll` is refused without "
-        "`i_understand_this_is_unsafe: true`).",
+        "Which built-in tool uses Claude Code approves (`acceptAll` without "
+        "`i_understand_this_is_unsafe: true` stops the run, exit 3: `check` warns HL512).",
         "run offers no built-in tools, and runs every call of the agent's own tools",
         providers=CLAUDE_BACKEND),
     Row("ClaudeConfig", ("extended_thinking",), Status.NOT_APPLIED,

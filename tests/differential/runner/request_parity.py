@@ -244,15 +244,18 @@ def environment(entry: dict[str, Any], url: str) -> dict[str, str]:
 
 
 def _agent_request(
-    server: FakeModelServer, claude_code: bool
+    server: FakeModelServer, holodeck: bool
 ) -> tuple[str | None, dict[str, Any] | None]:
-    """The first request of the agent's model. Claude Code first asks for a session title
-    (no tools); its first main-loop request offers its tools."""
+    """The first request of the agent's model. HoloDeck's agents speak the Responses API
+    or, through Claude Code, Messages (its Chat Completions requests are its chunk
+    contextualiser's, `context_model`). Claude Code first asks for a session title (no
+    tools); its first main-loop request offers its tools."""
+    routes = ("/responses", "/messages") if holodeck else ("/chat/completions", "/messages")
     for path, _headers, body in server.requests:
         route = path.split("?")[0]
-        if not route.endswith(("/responses", "/chat/completions", "/messages")):
-            continue  # embeddings
-        if claude_code and route.endswith("/messages") and not body.get("tools"):
+        if not route.endswith(routes):
+            continue  # embeddings, chunk contexts
+        if holodeck and route.endswith("/messages") and not body.get("tools"):
             continue
         return route, body
     return None, None
@@ -280,7 +283,7 @@ def capture_holodeck(cli: Path, agent: Path, env: dict[str, str]) -> Capture:
             code, output = done.returncode, done.stdout + done.stderr
         except subprocess.TimeoutExpired:
             code, output = -1, "timed out"
-        path, body = _agent_request(server, claude_code=True)
+        path, body = _agent_request(server, holodeck=True)
         output = output.replace(str(agent.parent), "AGENT_DIR").replace(server.root, "URL_ROOT")
     return Capture(path, body, code, output[-4000:])
 
@@ -301,7 +304,7 @@ def capture_ours(agent: Path, env: dict[str, str]) -> Capture:
         options = RunOptions(agent, outputs=[agent.parent / "ours.json"], quiet=True,
                              user_config=False)  # fmt: skip
         code = run(options, out, err, full)
-        path, body = _agent_request(server, claude_code=False)
+        path, body = _agent_request(server, holodeck=False)
         output = err.getvalue().replace(str(agent.parent), "AGENT_DIR")
     return Capture(path, body, code, output.replace(server.root, "URL_ROOT")[-4000:])
 
