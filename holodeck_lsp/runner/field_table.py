@@ -176,8 +176,9 @@ ROWS: tuple[Row, ...] = (
     Row("Instructions", ("inline",), Status.APPLIED, "The system prompt.", "The same."),
     # ---------------------------------------------------------------- tools
     Row("VectorstoreTool", ("name", "description"), Status.APPLIED,
-        "A function `{name}_search` described `Search {name}: {description}`.",
-        "The same."),
+        "A function `{name}_search` described `Search {name}: {description}`, taking "
+        "`query`; the Claude backend cuts the description to 200 characters "
+        "(`lib/backends/tool_adapters.py`).", "The same."),
     Row("VectorstoreTool", ("type",), Status.APPLIED, "Selects the tool kind.", "The same."),
     Row("VectorstoreTool", ("defer_loading",), Status.UNUSED,
         "Not read by any backend.", "Not read."),
@@ -212,17 +213,19 @@ ROWS: tuple[Row, ...] = (
         "The same for in-memory, ChromaDB, Qdrant, PostgreSQL and FAISS; other providers "
         "stop the run (exit 2)."),
     Row("FunctionTool", ("name", "description", "type"), Status.APPLIED,
-        "The function the model sees.", "The same."),
+        "The function the model sees; the Claude backend cuts the description to 200 "
+        "characters.", "The same."),
     Row("FunctionTool", ("defer_loading",), Status.UNUSED,
         "Not read by any backend.", "Not read."),
     Row("FunctionTool", ("file", "function"), Status.APPLIED,
         "The Python function, imported from the agent's folder.", "The same."),
-    Row("FunctionTool", ("parameters",), Status.DIFFERS,
-        "The schema's `properties`, every one required, `additionalProperties: false`; "
-        "else derived from the signature "
-        "(`lib/backends/openai_agents_tool_adapters.py:_derive_params_schema`).",
-        "The schema's `properties`; required are those marked `required: true`, else "
-        "derived from the signature."),
+    Row("FunctionTool", ("parameters",), Status.APPLIED,
+        "OpenAI backend: the schema's `properties`, every one required, "
+        "`additionalProperties: false`; else derived from the signature "
+        "(`lib/backends/openai_agents_tool_adapters.py:_derive_params_schema`). Claude "
+        "backend: not read; the schema comes from the signature, every parameter "
+        "required (`lib/backends/tool_adapters.py:_derive_input_schema`).",
+        "The same, by the backend HoloDeck would use for the provider."),
     Row("MCPTool", ("name", "description", "type"), Status.APPLIED,
         "The server; its tools keep their own names and descriptions.", "The same."),
     Row("MCPTool", ("defer_loading", "load_tools", "load_prompts", "registry_name"),
@@ -249,7 +252,7 @@ ROWS: tuple[Row, ...] = (
         "Not offered to the model, with a warning (no backend runs prompt tools).",
         "The same."),
     Row("HierarchicalDocumentTool", ("name", "description", "type"), Status.APPLIED,
-        "A function `{name}_search`.", "The same."),
+        "A function `{name}_search`, as for a vector store.", "The same."),
     Row("HierarchicalDocumentTool", ("source", "database", "embedding_model"),
         Status.DIFFERS, "As for a vector store.", "As for a vector store."),
     Row("HierarchicalDocumentTool", ("chunking_strategy", "max_chunk_tokens",

@@ -50,11 +50,26 @@ def schema_error(schema: dict[str, Any]) -> tuple[str, tuple[str | int, ...]] | 
     schema, which HoloDeck's check of the first reply runs first), or None."""
     import jsonschema  # only agents with a response_format pay for the import
 
+    try:  # `run` checks the schema `check` has just checked: the same answer, by its text
+        key: str | None = json.dumps(schema, sort_keys=True, default=repr)
+    except (TypeError, ValueError):  # keys of several types, a loop
+        key = None
+    if key is not None and key in _CHECKED:
+        return _CHECKED[key]
+    found: tuple[str, tuple[str | int, ...]] | None = None
     try:
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.SchemaError as exc:
-        return exc.message, tuple(exc.path)
-    return None
+        found = exc.message, tuple(exc.path)
+    if key is not None:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = found
+    return found
+
+
+_CHECKED: dict[str, tuple[str, tuple[str | int, ...]] | None] = {}
+_CHECKED_MAX = 64
 
 
 def inline_schema(value: dict[str, Any]) -> ResolvedSchema:

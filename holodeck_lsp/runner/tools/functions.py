@@ -9,6 +9,7 @@ from typing import Any
 
 from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
 from holodeck_lsp.runner.tools.base import FunctionSpec, ToolContext, ToolOutput, ToolRaised
+from holodeck_lsp.runner.tools.claude_adapter import cut, function_schema
 
 _JSON_TYPES = {
     int: "integer",
@@ -79,9 +80,13 @@ class FunctionKind:
         description: str,
         fn: Callable[..., Any],
         parameters: dict[str, dict[str, Any]] | None = None,
+        claude_code: bool = False,
     ) -> None:
         self.tool_name = name
         self._fn = fn
+        if claude_code:  # as HoloDeck's Claude backend declares it
+            self.spec = FunctionSpec(name, cut(description), function_schema(fn))
+            return
         schema = _schema_from_config(parameters) if parameters else _schema_from_signature(fn)
         self.spec = FunctionSpec(name, description, schema)
 
