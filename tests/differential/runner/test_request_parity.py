@@ -33,12 +33,12 @@ COMPARED = 58
 
 
 # One agent per path HoloDeck takes: Responses with structured output and a search tool,
-# Azure with reasoning effort and documents, Claude Code for Anthropic, and for Ollama with
-# structured output.
+# Azure with reasoning effort and documents, Claude Code for Anthropic (function tools and
+# documents), and for Ollama with structured output.
 PATHS = (
     "holodeck-samples/ticket-routing/openai/agent.yaml",
     "holodeck-samples/financial-assistant/openai/agent.yaml",
-    "holodeck/README.md.block01.L147.yaml",
+    "holodeck-samples/financial-assistant/claude/agent.yaml",
     "holodeck-samples/content-moderation/ollama/agent.yaml",
 )
 
