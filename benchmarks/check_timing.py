@@ -1,9 +1,14 @@
-"""Cold `holodeck-lsp check` wall time and peak memory (median of 5 runs each).
+"""Cold `holodeck-lsp check` wall time and peak memory, beside check-jsonschema.
 
-    python benchmarks/check_timing.py
+    python benchmarks/check_timing.py [--runs 5] [--baseline DIR]
 
-Targets on a 2-core machine: 20-line file <= 0.30 s; 1,000-case 4-turn suite <= 1.5 s;
-peak memory <= 300 MB.
+Each file is checked by `holodeck-lsp check` and by check-jsonschema with HoloDeck's
+published schema (`tests/data/reference/`; `pip install check-jsonschema`), alternated
+(ours, theirs, ours, ...) so that the machine's other load hits both; medians, the
+fastest run and the ratio are printed. Targets on a 2-core machine: 20-line file <= 0.30 s
+and <= 0.6x check-jsonschema; 1,000-case 4-turn suite <= 1.5 s and <= 0.10x
+check-jsonschema; peak memory <= 300 MB. `--baseline DIR` also times the `check` of
+another checkout (say, main before a change) in the same alternation.
 
 Our modules are compiled to bytecode first, as `pip install` leaves them (an editable
 install under PYTHONDONTWRITEBYTECODE would otherwise recompile them on every run). Also
@@ -13,18 +18,24 @@ pydantic, PyYAML), so the part that is ours can be read off.
 
 from __future__ import annotations
 
+import argparse
 import compileall
-import resource
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from checkouts import entry_command
 from gen_suite import suite
+
+HOLODECK_SCHEMA = Path(__file__).resolve().parent.parent / (
+    "tests/data/reference/holodeck-agent.schema.json")
 
 SMALL = """name: small
 model:
@@ -48,35 +59,87 @@ test_cases:
 """
 
 
-def command() -> list[str]:
-    exe = Path(sys.executable).parent / "holodeck-lsp"
-    return [str(exe)] if exe.exists() else [shutil.which("holodeck-lsp") or "holodeck-lsp"]
+def command(name: str) -> list[str]:
+    exe = Path(sys.executable).parent / name
+    return [str(exe)] if exe.exists() else [shutil.which(name) or name]
 
 
 FLOOR = "import typer, yaml; from pydantic import BaseModel"
 
 
-def measure(argv: list[str], runs: int = 5) -> tuple[float, float, float, float]:
-    """(median wall s, fastest wall s, median CPU s, peak RSS MB) of ``runs`` cold runs."""
-    times, cpus, peaks = [], [], []
-    for _ in range(runs):
+@dataclass
+class Runs:
+    times: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
+    peaks: list[float] = field(default_factory=list)
+
+    def once(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        """One cold run: its wall time, CPU time and peak RSS."""
         start = time.perf_counter()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(argv, stdout=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        peaks.append(after.ru_maxrss)
-    return statistics.median(times), min(times), statistics.median(cpus), max(peaks) / 1024
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env={**os.environ, **(env or {})})
+        _, status, usage = os.wait4(process.pid, 0)  # this child's own usage
+        self.times.append(time.perf_counter() - start)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        self.cpus.append(usage.ru_utime + usage.ru_stime)
+        self.peaks.append(usage.ru_maxrss / 1024)  # MB
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    def line(self, name: str) -> str:
+        return (f"    {name:<18} median {self.median:6.3f} s wall (fastest "
+                f"{min(self.times):.3f} s), {statistics.median(self.cpus):.3f} s CPU")
 
 
-def check(path: Path) -> list[str]:
-    return [*command(), "check", "--no-user-config", "--format", "json", str(path)]
+def check(path: Path, program: list[str] | None = None) -> list[str]:
+    return [*(program or command("holodeck-lsp")), "check", "--no-user-config", "--format",
+            "json", str(path)]
+
+
+def check_jsonschema(path: Path) -> list[str] | None:
+    found = command("check-jsonschema")
+    if shutil.which(found[0]) is None:
+        return None
+    return [*found, "--schemafile", str(HOLODECK_SCHEMA), str(path)]
+
+
+def compare(label: str, path: Path, runs: int, target: float, ratio_target: float,
+            baseline: tuple[list[str], dict[str, str]] | None) -> float:
+    """Ours (and the baseline's) and check-jsonschema on one file, alternated; prints them
+    all; our peak RSS."""
+    ours, before, theirs = Runs(), Runs(), Runs()
+    anchor = check_jsonschema(path)
+    for _ in range(runs):
+        ours.once(check(path))
+        if baseline is not None:
+            before.once(check(path, baseline[0]), baseline[1])
+        if anchor is not None:
+            theirs.once(anchor)
+    print(f"{label}:")
+    print(ours.line("holodeck-lsp") + f" (target <= {target:.2f} s)")
+    if baseline is not None:
+        print(before.line("baseline"))
+    if anchor is None:
+        print("    check-jsonschema is not installed: pip install check-jsonschema")
+        return max(ours.peaks)
+    print(theirs.line("check-jsonschema"))
+    for name, each in (("holodeck-lsp", ours), ("baseline", before)):
+        if each.times:
+            print(f"    {name} / check-jsonschema: ratio of the medians "
+                  f"{each.median / theirs.median:.2f}, of the fastest "
+                  f"{min(each.times) / min(theirs.times):.2f} (target <= {ratio_target:.2f})")
+    return max(ours.peaks)
 
 
 def main() -> None:
     import holodeck_lsp
 
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="a checkout to time beside this one")
+    args = parser.parse_args()
     compileall.compile_dir(Path(holodeck_lsp.__file__).parent, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         small = Path(tmp) / "small" / "agent.yaml"
@@ -86,19 +149,21 @@ def main() -> None:
         large.parent.mkdir()
         large.write_text(suite(1000))
         lines = large.read_text().count("\n")
-        floor, floor_min, _, _ = measure([sys.executable, "-c", FLOOR])
-        t_small, min_small, c_small, m_small = measure(check(small))
-        t_large, min_large, c_large, m_large = measure(check(large))
-    # CPU time and the fastest run are printed too: wall time on a shared machine also
-    # measures the neighbours.
-    print(f"floor (Python + typer + pydantic + PyYAML imports only): median {floor:.3f} s, "
-          f"fastest {floor_min:.3f} s")
-    print(f"check, 20-line file: median {t_small:.3f} s wall (fastest {min_small:.3f} s), "
-          f"{c_small:.3f} s CPU (target <= 0.30 s)")
-    print(f"check, 1,000-case 4-turn suite ({lines} lines): median {t_large:.3f} s wall "
-          f"(fastest {min_large:.3f} s), {c_large:.3f} s CPU (target <= 1.5 s)")
-    print(f"peak memory (max RSS of any run): {max(m_small, m_large):.0f} MB "
-          "(target <= 300 MB)")
+        floor = Runs()
+        for _ in range(args.runs):
+            floor.once([sys.executable, "-c", FLOOR])
+        # CPU time and the fastest run are printed too: wall time on a shared machine also
+        # measures the neighbours.
+        print(f"floor (Python + typer + pydantic + PyYAML imports only): median "
+              f"{floor.median:.3f} s, fastest {min(floor.times):.3f} s")
+        baseline = None
+        if args.baseline is not None:
+            compileall.compile_dir(args.baseline / "holodeck_lsp", quiet=1)
+            baseline = entry_command(args.baseline, Path(tmp))
+        peak = compare("check, 20-line file", small, args.runs, 0.30, 0.6, baseline)
+        peak = max(peak, compare(f"check, 1,000-case 4-turn suite ({lines} lines)", large,
+                                 args.runs, 1.5, 0.10, baseline))
+    print(f"peak memory of holodeck-lsp (max RSS of any run): {peak:.0f} MB (target <= 300 MB)")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ them, so `check` starts fast enough for a pre-commit hook.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -18,6 +17,7 @@ import typer
 from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import FORMATS
 from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
     UnknownCode,
@@ -193,7 +193,7 @@ def check(
     (TextFormat(color) if chosen is TextFormat else chosen()).report(result, stream)
     if result.unreadable:
         for path, reason in result.unreadable:
-            typer.echo(f"error: cannot read {path}: {reason}", err=True)
+            typer.echo(f"error: cannot read {visible(path)}: {visible(reason)}", err=True)
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAILED if result.error_count or would_change else EXIT_OK)
 
@@ -229,8 +229,8 @@ def serve(
     ] = None,
 ) -> None:
     """Start the language server (stdio by default)."""
-    from holodeck_lsp.server.main import serve as run_server
-    from holodeck_lsp.server.main import tcp_address
+    from holodeck_lsp.server.start import serve as run_server
+    from holodeck_lsp.server.start import tcp_address
 
     if tcp is None:
         run_server()
@@ -426,10 +426,8 @@ def _root(
 
 
 def main() -> None:
-    """Console entry point: any unexpected crash is exit 2 with a message, never a trace."""
-    # Pydantic scans every installed distribution for plugins on first use (~30 ms of a
-    # pre-commit hook's start-up); this tool uses none.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    """The command line (from `holodeck_lsp.__main__`, the console entry point): any
+    unexpected crash is exit 2 with a message, never a trace."""
     try:
         app()
     except SystemExit:

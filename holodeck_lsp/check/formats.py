@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Protocol, TextIO
 
 from holodeck_lsp import __version__
 from holodeck_lsp.check.results import CheckResult, FileResult
+from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.validation.codes import RULES
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 
@@ -30,7 +31,10 @@ def _end_column(where: Range) -> int:
 
 
 class TextFormat:
-    """`file:line:col: severity CODE message`, a source excerpt and a caret line."""
+    """`file:line:col: severity CODE message`, a source excerpt and a caret line.
+
+    Control characters of a name, a message or a line (a test case called
+    `\x1b]0;pwned\x07`) are printed as escapes, never obeyed by the terminal."""
 
     _COLOURS: ClassVar[dict[Severity, str]] = {
         Severity.ERROR: "31",
@@ -55,20 +59,25 @@ class TextFormat:
         for file, d in _ordered(result):
             s = d.range.start
             label = self._paint(d.severity.label, self._COLOURS[d.severity], on)
-            out.write(f"{file.file}:{s.line + 1}:{s.character + 1}: {label} {d.code} {d.message}\n")
+            where = f"{visible(file.file)}:{s.line + 1}:{s.character + 1}"
+            out.write(f"{where}: {label} {d.code} {visible(d.message)}\n")
             lines = lines_of.get(id(file))
             if lines is None:
                 lines = lines_of[id(file)] = (file.text or "").splitlines()
             if 0 <= s.line < len(lines):
                 line = lines[s.line].rstrip("\r")
                 end = d.range.end.character if d.range.end.line == s.line else len(line)
-                width = max(1, end - s.character)
-                out.write(f"  {line}\n  {' ' * s.character}{self._paint('^' * width, '1', on)}\n")
+                # The caret under the escaped text: columns counted in what is printed.
+                column = len(visible(line[: s.character]))
+                width = max(1, len(visible(line[s.character : end])))
+                caret = self._paint("^" * width, "1", on)
+                out.write(f"  {visible(line)}\n  {' ' * column}{caret}\n")
             for info in d.related:
                 at = info.range.start
-                out.write(f"  note: {info.file}:{at.line + 1}:{at.character + 1}: {info.message}\n")
+                note = f"{visible(info.file)}:{at.line + 1}:{at.character + 1}"
+                out.write(f"  note: {note}: {visible(info.message)}\n")
         for path, reason in result.unreadable:
-            out.write(f"{path}: cannot read: {reason}\n")
+            out.write(f"{visible(path)}: cannot read: {visible(reason)}\n")
         errors = result.error_count
         warnings = sum(d.severity == Severity.WARNING for _, d in _ordered(result))
         out.write(
@@ -125,7 +134,8 @@ class GithubFormat:
 
     @staticmethod
     def _data(text: str) -> str:
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        # Newlines are the format's own (%0A); other control characters are shown.
+        return visible(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
     @classmethod
     def _prop(cls, text: str) -> str:

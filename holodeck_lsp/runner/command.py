@@ -45,12 +45,7 @@ from holodeck_lsp.runner.loading import ConfigError, LoadedSuite, load_suite, to
 from holodeck_lsp.runner.output import check_writable
 from holodeck_lsp.runner.plan import PlannedCase, plan_suite
 from holodeck_lsp.runner.progress import Progress, make_progress
-from holodeck_lsp.runner.redaction import (
-    RedactingStream,
-    Redactor,
-    environment_secrets,
-    model_secrets,
-)
+from holodeck_lsp.runner.redaction import Secrets, TerminalStream, activated
 from holodeck_lsp.runner.repeat import combine, expand, parse_pass_rule, repeat_line
 from holodeck_lsp.runner.report import (
     SUITE_KEY,
@@ -62,6 +57,7 @@ from holodeck_lsp.runner.report import (
 from holodeck_lsp.runner.report_events import ReportError, emit_report, read_report
 from holodeck_lsp.runner.reports import renderer_for, write_reports
 from holodeck_lsp.runner.resume import ResumeBackend, complete_cases
+from holodeck_lsp.runner.secret_sources import config_secrets, environment_secrets
 from holodeck_lsp.runner.selection import parse_shard, select
 from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError
 from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
@@ -269,6 +265,7 @@ async def _execute(run: _Run, quiet: bool, err: TextIO, interrupts: Interrupts) 
         if run.tools is not None:
             await _bounded(run.tools.close(), TOOLS_GRACE)
         await _bounded(run.backend.close())
+        await _bounded(settings.regexes.close())
         if settings.judges is not None:
             await _bounded(settings.judges.close())
 
@@ -364,17 +361,19 @@ def summary_line(report: TestReport) -> str:
 def run(options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | None = None) -> int:
     """The whole `run` command; returns the exit code."""
     env = os.environ if env is None else env
-    redact = Redactor(environment_secrets(env))
-    out, err = (
-        cast(TextIO, RedactingStream(out, redact)),
-        cast(TextIO, RedactingStream(err, redact)),
-    )
-    with Interrupts() as interrupts, contextlib.ExitStack() as closing:
+    # The run's one registry of secrets: what it prints or writes is masked with it.
+    secrets = Secrets(environment_secrets(env))
+    out, err = _terminal(out, secrets), _terminal(err, secrets)
+    with activated(secrets), Interrupts() as interrupts, contextlib.ExitStack() as closing:
         try:
-            return _run(options, out, err, env, redact, interrupts, closing)
+            return _run(options, out, err, env, secrets, interrupts, closing)
         except KeyboardInterrupt:
             err.write(f"exit {interrupts.exit_code}: interrupted before the first request\n")
             return interrupts.exit_code
+
+
+def _terminal(stream: TextIO, secrets: Secrets) -> TextIO:
+    return cast(TextIO, TerminalStream(stream, secrets))
 
 
 def _event_stream(
@@ -382,7 +381,7 @@ def _event_stream(
     out: TextIO,
     suite: LoadedSuite,
     cases: list[PlannedCase],
-    redact: Redactor,
+    secrets: Secrets,
     closing: contextlib.ExitStack,
 ) -> EventStream | None:
     if options.events is None:
@@ -392,7 +391,7 @@ def _event_stream(
     else:
         stream = closing.enter_context(open(options.events, "w", encoding="utf-8"))  # noqa: SIM115
     return EventStream(
-        stream, suite.agent, str(options.agent_file), cases, redact, repeat=options.repeat
+        stream, suite.agent, str(options.agent_file), cases, secrets, repeat=options.repeat
     )
 
 
@@ -401,7 +400,7 @@ def _from_report(
     suite: LoadedSuite,
     cases: list[PlannedCase],
     out: TextIO,
-    redact: Redactor,
+    secrets: Secrets,
     closing: contextlib.ExitStack,
 ) -> int:
     """`--from-report`: the report's results as events of this suite; nothing runs."""
@@ -409,7 +408,7 @@ def _from_report(
     if options.events is None:
         raise UsageError("--from-report writes events: give --events FILE or -")
     report = read_report(options.from_report)
-    events = _event_stream(options, out, suite, cases, redact, closing)
+    events = _event_stream(options, out, suite, cases, secrets, closing)
     assert events is not None
     return emit_report(report, cases, events)
 
@@ -419,14 +418,14 @@ def _run(
     out: TextIO,
     err: TextIO,
     env: Mapping[str, str],
-    redact: Redactor,
+    secrets: Secrets,
     interrupts: Interrupts,
     closing: contextlib.ExitStack,
 ) -> int:
     try:
         shard = _check_options(options)
         suite = load_suite(options.agent_file, env, options.user_config)
-        redact.add(model_secrets(suite.agent))
+        secrets.add_all(config_secrets(suite.agent))
         yaml_parallel = suite.execution.parallel_test_cases
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         planned = plan_suite(suite.agent)
@@ -436,7 +435,7 @@ def _run(
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         if options.from_report is not None:
-            return _from_report(options, suite, cases, out, redact, closing)
+            return _from_report(options, suite, cases, out, secrets, closing)
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         backend, recorder, tools = _backend(suite, options, parallelism, err, env, cases, resumed)
@@ -456,7 +455,7 @@ def _run(
         resolved = suite.agent.model_copy(update={"execution": suite.execution})
         for warning in unapplied_warnings(resolved):  # config.yaml's execution included
             err.write(f"warning: {warning}\n")
-    events = _event_stream(options, out, suite, cases, redact, closing)
+    events = _event_stream(options, out, suite, cases, secrets, closing)
     if options.events == "-":
         out = err  # stdout holds the events alone
     settings = EngineSettings(
@@ -500,10 +499,10 @@ def _run(
     if judges is not None:
         environment.update(judges.ledger.environment())
     report = _report(suite, options, done, duration, environment)
-    problems = write_reports(report, options.outputs, redact)
+    problems = write_reports(report, options.outputs, secrets)
     if recorder is not None and recording is not None:
         try:
-            recorder.write(recording, redact)
+            recorder.write(recording, secrets)
         except OSError as exc:
             problems.append(f"cannot write {recording}: {exc.strerror or exc}")
     out.write(summary_line(report) + "\n")
@@ -579,6 +578,8 @@ def merge(
     allow_partial: bool = False,
 ) -> int:
     """The whole `merge` command; returns the exit code."""
+    secrets = Secrets(environment_secrets(os.environ))
+    out, err = _terminal(out, secrets), _terminal(err, secrets)
     try:
         for path in outputs:
             renderer_for(path)
@@ -586,7 +587,7 @@ def merge(
     except (ValueError, MergeError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_CONFIG
-    problems = write_reports(report, outputs)
+    problems = write_reports(report, outputs, secrets)
     for problem in problems:
         err.write(f"error: {problem}\n")
     if problems:

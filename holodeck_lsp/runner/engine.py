@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -25,10 +25,12 @@ from holodeck_lsp.runner.backends.base import (
 from holodeck_lsp.runner.evaluators.code import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.evaluators.dispatch import TurnView, evaluate
 from holodeck_lsp.runner.evaluators.judge import JudgePanel
+from holodeck_lsp.runner.event_paths import turn_path
 from holodeck_lsp.runner.files import with_files
 from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
+from holodeck_lsp.runner.regex_limit import RegexJudge, Verdicts
 from holodeck_lsp.runner.rollup import roll_up_case, single_turn_case
-from holodeck_lsp.runner.tool_assertions import check_tools, expected_as_json
+from holodeck_lsp.runner.tool_assertions import check_tools, expected_as_json, turn_regex_pairs
 
 _PREFIX = {
     "backend": "backend error: ",
@@ -48,8 +50,9 @@ class EngineSettings:
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT  # seconds per code grader call
     # How a legacy single-turn case names a failed agent run ("OpenAI Agents run failed: ").
     run_label: str = ""
-    # Told of every finished turn, as it finishes (`run --events`).
-    on_turn: Callable[[PlannedCase, TurnResult], None] | None = None
+    # Told of every finished turn, as it finishes, with its regex verdicts (`run --events`).
+    on_turn: Callable[[PlannedCase, TurnResult, Verdicts], None] | None = None
+    regexes: RegexJudge = field(default_factory=RegexJudge)  # closed by whoever runs
 
 
 @dataclass
@@ -127,6 +130,7 @@ class _CaseRun:
         self.start = time.perf_counter()
         # What the retrieval tools gave back in this case so far, in call order.
         self.retrieved: list[str] = []
+        self.regexes: Verdicts = {}  # the last turn's verdicts on its regex matchers
 
     def outcome(self, stopped: str | None = None) -> CaseOutcome:
         """The case's result from its finished turns; with ``stopped``, the turns that did
@@ -149,6 +153,7 @@ class _CaseRun:
         return list(self.retrieved) or None
 
     async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
+        self.regexes = {}
         if self.lost:
             return _skipped(index, turn, UNRECOVERABLE, expected=False)
         if self.stop_reason is not None or session is None:
@@ -174,7 +179,12 @@ class _CaseRun:
                 reply = Reply("", [], ZERO_USAGE)
         elapsed = int((time.perf_counter() - start) * 1000)
         calls = reply.tool_invocations if reply is not None else []
-        tools = check_tools(turn.expected_tools, calls, name_errors=not legacy)
+        pairs = turn_regex_pairs(turn.expected_tools, calls)
+        self.regexes = await self.settings.regexes.judge(pairs) if pairs else {}
+        at = turn_path(self.case, index)
+        tools = check_tools(
+            turn.expected_tools, calls, self.regexes, at, name_errors=not legacy
+        )
         errors.extend(tools.errors)
         metric_results, grader_details = [], None
         # A reply, even an empty one, is graded (`holodeck test` grades none that is empty:
@@ -249,7 +259,7 @@ async def run_case(
         for index, turn in enumerate(case.turns):
             state.turns.append(await state.turn(session, index, turn))
             if settings.on_turn is not None:
-                settings.on_turn(case, state.turns[-1])
+                settings.on_turn(case, state.turns[-1], state.regexes)
     finally:
         if session is not None:
             await session.close()

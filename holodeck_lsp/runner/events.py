@@ -8,9 +8,9 @@ an editor can place a failure at its line.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, TextIO
 
+from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import EvaluationMetric
 from holodeck_lsp.models.test_case import ExpectedTool
@@ -21,6 +21,8 @@ from holodeck_lsp.runner.event_paths import case_path, metric_paths, text, turn_
 from holodeck_lsp.runner.matchers import arg_mismatch, mismatch
 from holodeck_lsp.runner.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.progress import Progress
+from holodeck_lsp.runner.redaction import Secrets
+from holodeck_lsp.runner.regex_limit import Verdicts
 from holodeck_lsp.runner.tool_assertions import name_only
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
@@ -37,14 +39,14 @@ class EventStream:
         agent: Agent,
         agent_file: str,
         cases: list[PlannedCase],
-        redact: Callable[[str], str] = str,
+        secrets: Secrets | None = None,
         repeat: int = 1,
     ) -> None:
         self.stream = stream
         self.agent = agent
         self.agent_file = agent_file
         self.cases = cases
-        self.redact = redact
+        self.secrets = secrets or Secrets()
         self.repeat = repeat  # attempts per case (`--repeat`): each has its own events
         self.seq = 0
         self.problem: str | None = None  # why the stream could not be written, once
@@ -53,8 +55,10 @@ class EventStream:
         event = {"event": name, "seq": self.seq, "time": now_iso(), **fields}
         self.seq += 1
         line = json.dumps(event, ensure_ascii=False, default=str)
+        if self.secrets.touches(line):  # values masked before they are encoded
+            line = json.dumps(self.secrets.mask_data(event), ensure_ascii=False, default=str)
         try:
-            self.stream.write(self.redact(line) + "\n")
+            self.stream.write(self.secrets.mask(visible_json(line)) + "\n")
             self.stream.flush()
         except (OSError, ValueError) as exc:  # a closed pipe must not stop the run
             self.problem = self.problem or f"cannot write the events: {exc}"
@@ -73,12 +77,13 @@ class EventStream:
     def case_started(self, case: PlannedCase) -> None:
         self.emit("case_started", **_case_fields(case))
 
-    def turn_finished(self, case: PlannedCase, result: TurnResult) -> None:
+    def turn_finished(self, case: PlannedCase, result: TurnResult, regexes: Verdicts) -> None:
+        """A finished turn, with the verdicts on its `turn_regex_pairs`."""
         index = result.turn_index
         planned = case.turns[index]
         where = {"case": case.index, "turn": index}
         if not result.skipped:
-            for assertion in tool_assertions(case, planned, result):
+            for assertion in tool_assertions(case, planned, result, regexes):
                 self.emit("assertion", **where, **assertion)
             paths = metric_paths(self.agent, case, index)
             for metric in metric_events(case, planned, paths, result):
@@ -132,7 +137,9 @@ def _call(call: ToolInvocation) -> Event:
     return {"name": call.name, "args": call.args, "error": call.error}
 
 
-def tool_assertions(case: PlannedCase, turn: PlannedTurn, result: TurnResult) -> list[Event]:
+def tool_assertions(
+    case: PlannedCase, turn: PlannedTurn, result: TurnResult, regexes: Verdicts
+) -> list[Event]:
     """Each tool assertion's outcome: an entry's name (or count), then each of its args."""
     if turn.expected_tools is None or result.tools_matched is None:
         return []
@@ -150,12 +157,16 @@ def tool_assertions(case: PlannedCase, turn: PlannedTurn, result: TurnResult) ->
         assert isinstance(entry, ExpectedTool)
         detail = next(details, None)
         if detail is not None:  # a single-turn case read back from a report has none
-            out.extend(_entry(path, entry, calls, detail))
+            out.extend(_entry(path, entry, calls, detail, regexes))
     return out
 
 
 def _entry(
-    path: YamlPath, entry: ExpectedTool, calls: list[ToolInvocation], detail: dict[str, Any]
+    path: YamlPath,
+    entry: ExpectedTool,
+    calls: list[ToolInvocation],
+    detail: dict[str, Any],
+    regexes: Verdicts,
 ) -> list[Event]:
     """An entry with `args` or `count`: its verdict (at `.count` when only the number of
     matching calls fell short), then each argument against the call it was judged on."""
@@ -163,7 +174,8 @@ def _entry(
     named = [c for c in calls if entry.name in c.name]
     matched = detail["matched_call_index"]
     passed = matched != -1
-    short = not passed and any(mismatch(args, c.args) is None for c in named)
+    at: YamlPath = (*path, "args")
+    short = not passed and any(mismatch(args, c.args, regexes, at) is None for c in named)
     where = (*path, "count") if short else path
     names = [c.name for c in calls]
     out = [_assertion(where, "tool", passed, detail["unmatched_reason"], entry.name, names)]
@@ -171,12 +183,12 @@ def _entry(
     if judged is None:
         return out
     for name, spec in args.items():
-        arg_path: YamlPath = (*path, "args", name)
+        arg_path: YamlPath = (*at, name)
         if name not in judged.args:
             out.append(_assertion(arg_path, "arg", False, f"arg '{name}' missing", spec, None))
             continue
         actual = judged.args[name]
-        problem = arg_mismatch(spec, actual)
+        problem = arg_mismatch(spec, actual, regexes, arg_path)
         out.append(_assertion(arg_path, "arg", problem is None, problem, spec, actual))
     return out
 

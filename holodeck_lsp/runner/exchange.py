@@ -11,12 +11,12 @@ import asyncio
 import hashlib
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.backends.base import (
@@ -31,6 +31,7 @@ from holodeck_lsp.runner.backends.base import (
     TurnTimeout,
 )
 from holodeck_lsp.runner.output import atomic_write
+from holodeck_lsp.runner.redaction import Secrets, active
 
 
 class ReplayMiss(Exception):
@@ -145,9 +146,15 @@ class Recorder:
             entry["error"] = {"kind": outcome.kind, "message": str(outcome)}
         self.entries.append(((turn.case_index, turn.turn_index), entry))
 
-    def write(self, path: Path, redact: Callable[[str], str] = str) -> None:
-        lines = [json.dumps(e, ensure_ascii=False) for _, e in sorted(self.entries, key=_key)]
-        atomic_write(path, redact("".join(line + "\n" for line in lines)))
+    def write(self, path: Path, secrets: Secrets | None = None) -> None:
+        """Every exchange, its values masked before they are encoded."""
+        secrets = secrets or Secrets()
+        entries = [e for _, e in sorted(self.entries, key=_key)]
+        text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        if secrets.touches(text):  # only then are the values walked
+            masked = [secrets.mask_data(e) for e in entries]
+            text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in masked)
+        atomic_write(path, secrets.mask(visible_json(text)))
 
 
 def _key(item: tuple[tuple[int, int], dict[str, Any]]) -> tuple[int, int]:
@@ -243,10 +250,11 @@ class ReplaySession:
         entries = self._backend.table.get(key)
         if not entries:
             judged = f" (judge of '{turn.judge}')" if turn.judge is not None else ""
+            shown = active().clip(turn.message, 80, "")
             raise ReplayMiss(
                 f"{turn.test_case}, turn {turn.turn_index}{judged}: no recorded exchange for this "
                 f"request in {self._backend.path} (the agent, an earlier turn or this "
-                f"message changed: {turn.message[:80]!r}); record again with --record"
+                f"message changed: {shown!r}); record again with --record"
             )
         outcome = recorded_outcome(entries)
         if isinstance(outcome, TurnFailure):

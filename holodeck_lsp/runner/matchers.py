@@ -1,7 +1,8 @@
 """Argument matchers of tool assertions: literal, fuzzy and regex (SPEC §7).
 
 Each returns None when the actual value matches, else the reason it does not, worded as
-`holodeck test` words it (`expected 2, got 0`).
+`holodeck test` words it (`expected 2, got 0`). Regex verdicts are looked up: they were
+reached beforehand, under a time limit (`regex_limit.py`, `regex_pairs`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,10 @@ from __future__ import annotations
 import math
 import re
 from typing import Any
+
+from holodeck_lsp.runner.regex_limit import Verdicts
+from holodeck_lsp.validation.collector import format_path
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _SEPARATORS = re.compile("[,_\u202f]")
 _SPACES = re.compile(r"\s+")
@@ -64,10 +69,6 @@ def fuzzy_equal(pattern: str, actual: Any) -> bool:
     return left == right
 
 
-def regex_match(pattern: str, actual: Any) -> bool:
-    return re.fullmatch(pattern, str(actual)) is not None
-
-
 def _matcher(spec: Any) -> tuple[str, Any]:
     """('fuzzy'|'regex'|'literal', pattern or value) of one asserted argument."""
     if isinstance(spec, dict) and set(spec) == {"fuzzy"}:
@@ -77,24 +78,43 @@ def _matcher(spec: Any) -> tuple[str, Any]:
     return "literal", spec
 
 
-def arg_mismatch(spec: Any, actual: Any) -> str | None:
-    """Why ``actual`` fails one asserted argument (None when it holds)."""
+def regex_pairs(args: dict[Any, Any], calls_args: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Every (pattern, text) the asserted ``args`` full-match against these calls."""
+    pairs: list[tuple[str, str]] = []
+    for key, spec in args.items():
+        kind, pattern = _matcher(spec)
+        if kind == "regex":
+            name = str(key)
+            pairs.extend((pattern, str(actual[name])) for actual in calls_args if name in actual)
+    return pairs
+
+
+def arg_mismatch(spec: Any, actual: Any, regexes: Verdicts, at: YamlPath) -> str | None:
+    """Why ``actual`` fails one asserted argument (None when it holds); ``at`` is where the
+    argument is asserted."""
     kind, value = _matcher(spec)
     if kind == "fuzzy":
         return None if fuzzy_equal(value, actual) else f"expected ≈{value!r}, got {actual!r}"
     if kind == "regex":
-        return None if regex_match(value, actual) else f"expected regex {value!r}, got {actual!r}"
+        verdict = regexes[(value, str(actual))]
+        if verdict is True:
+            return None
+        if verdict is False:
+            return f"expected regex {value!r}, got {actual!r}"
+        return f"regex {value!r} ({format_path((*at, 'regex'))}) {verdict}, got {actual!r}"
     return None if literal_equal(value, actual) else f"expected {value!r}, got {actual!r}"
 
 
-def mismatch(args: dict[Any, Any], actual: dict[str, Any]) -> str | None:
-    """Why a call's arguments fail the asserted ``args``: the first argument that does not
-    hold (None when they all hold)."""
+def mismatch(
+    args: dict[Any, Any], actual: dict[str, Any], regexes: Verdicts, at: YamlPath
+) -> str | None:
+    """Why a call's arguments fail the asserted ``args`` (written at ``at``): the first
+    argument that does not hold (None when they all hold)."""
     for key, spec in args.items():
         name = str(key)
         if name not in actual:
             return f"arg '{name}' missing"
-        problem = arg_mismatch(spec, actual[name])
+        problem = arg_mismatch(spec, actual[name], regexes, (*at, key))
         if problem is not None:
             return f"arg '{name}' mismatch: {problem}"
     return None

@@ -8,13 +8,31 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import tempfile
 from pathlib import Path
+
+# A new file's mode before the umask, as `open(path, "w")` creates it: tempfile.mkstemp's
+# 0600 would keep reports from CI artefact servers and teammates whatever the umask says.
+FILE_MODE = 0o666
+
+
+def _sibling(path: Path, folder: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path``, created with FILE_MODE & ~umask."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temporary = str(folder / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(temporary, flags, FILE_MODE), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 def atomic_write(path: Path, text: str) -> None:
     folder = path.parent if str(path.parent) else Path(".")
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    fd, temporary = _sibling(path, folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
             stream.write(text)

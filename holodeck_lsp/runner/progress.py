@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Protocol, TextIO
 
+from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.runner.engine import CaseOutcome
 from holodeck_lsp.runner.plan import PlannedCase
 
@@ -89,7 +90,10 @@ class RichProgress:
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as Bar
 
-        self.console = Console(file=out)
+        # The bar writes escape sequences of its own: it gets the stream that masks but
+        # keeps them, and the lines it prints are made visible here.
+        styled = getattr(out, "styled", None)
+        self.console = Console(file=styled() if styled is not None else out)
         self.bar = Bar(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -113,7 +117,7 @@ class RichProgress:
             self.passed += 1
         else:
             self.failed += 1
-            self.console.print(case_line(outcome), markup=False, highlight=False)
+            self.console.print(visible(case_line(outcome)), markup=False, highlight=False)
         tally = f"[green]{self.passed} passed[/] [red]{self.failed} failed[/]"
         self.bar.update(self.task, advance=1, tally=tally)
 

@@ -1,19 +1,41 @@
-"""Secrets never leave the process: API keys and credential headers are masked in every
-text the runner stores or prints (reports, recordings, stdout, stderr)."""
+"""Secrets never leave the process: the run's one registry of secret values (`Secrets`),
+and the masking every artefact writer (reports, recordings, events, stdout, stderr) applies
+to values before it escapes or cuts them.
+
+Masking the values first is what makes it hold: a writer that escapes `&` as `&amp;` or
+cuts a text at 300 characters no longer hides a secret from the masker. As a last line,
+the masker also recognises each secret in every encoding a writer uses (JSON, HTML and XML
+escaping, Markdown backslash escaping, URL percent-encoding, and one of these inside
+another), and it is run once more on each rendered text.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import html
 import json
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TextIO, TypeVar
+from urllib.parse import quote, quote_plus
 
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel
 
-MASK = "[REDACTED]"
+from holodeck_lsp.hygiene.clipping import MASK, clip
+from holodeck_lsp.hygiene.controls import visible
+
+__all__ = [
+    "MASK",
+    "Secrets",
+    "TerminalStream",
+    "activated",
+    "active",
+    "encoded_forms",
+    "map_strings",
+]
+
 # Shorter values would mask ordinary words; real keys are far longer.
 MIN_SECRET = 6
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)$", re.IGNORECASE)
 # A credential as a header or a field, in any text a service may echo back.
 _CREDENTIAL = re.compile(
     r"""(?ix)
@@ -27,84 +49,205 @@ _BEARER = re.compile(r"(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]{8,})")
 # Words either pattern needs: most texts have none, and a substring test is far cheaper
 # than the patterns on a report of thousands of turns.
 _CUES = ("authorization", "api-key", "api_key", "apikey", "bearer")
+# Every punctuation character CommonMark lets a backslash escape.
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+M = TypeVar("M", bound=BaseModel)
 
 
-def model_secrets(value: Any) -> list[str]:
-    """Every `SecretStr` inside a configuration object (api keys of every model block)."""
-    found: list[str] = []
-    seen: set[int] = set()
+def _xml_attribute(text: str) -> str:
+    """As ElementTree writes an attribute value (`'` is left as it is)."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("\n", "&#10;")
+    )
 
-    def walk(item: Any) -> None:
-        if isinstance(item, SecretStr):
-            found.append(item.get_secret_value())
+
+# The encodings the writers (and the libraries they use) put a value through.
+_ENCODINGS: tuple[Callable[[str], str], ...] = (
+    lambda s: json.dumps(s)[1:-1],
+    lambda s: json.dumps(s, ensure_ascii=False)[1:-1],
+    lambda s: html.escape(s, quote=True),
+    lambda s: html.escape(s, quote=False),
+    lambda s: html.escape(s, quote=True).replace("&#x27;", "&#39;").replace("&quot;", "&#34;"),
+    _xml_attribute,
+    lambda s: _MARKDOWN_PUNCTUATION.sub(r"\\\1", s),
+    lambda s: s.replace("|", "\\|"),
+    lambda s: quote(s, safe=""),
+    lambda s: quote_plus(s, safe=""),
+    lambda s: quote(s),
+)
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """``secret`` as written, in each encoding, and in each encoding of each encoding."""
+    once = {secret} | {encode(secret) for encode in _ENCODINGS}
+    return once | {encode(form) for form in once for encode in _ENCODINGS}
+
+
+class Secrets:
+    """The secret values of one run, and the masker of every text and value it writes."""
+
+    def __init__(self, values: Iterable[str | None] = ()) -> None:
+        self._values: set[str] = set()
+        self._forms: list[str] = []  # every encoded form, longest first
+        self.add_all(values)
+
+    def add(self, value: str | None) -> None:
+        if not value:
             return
-        if id(item) in seen:
+        value = value.strip()
+        if len(value) < MIN_SECRET or value in self._values:
             return
-        seen.add(id(item))
-        if isinstance(item, BaseModel):
-            children: Iterable[Any] = (getattr(item, n, None) for n in type(item).model_fields)
-        elif isinstance(item, Mapping):
-            children = item.values()
-        elif isinstance(item, (list, tuple)):
-            children = item
-        else:
-            return
-        for child in children:
-            # Only what can hold a secret: a suite's thousands of strings are skipped here.
-            if child is not None and not isinstance(child, (str, int, float)):
-                walk(child)
+        self._values.add(value)
+        forms = set(self._forms) | {f for f in encoded_forms(value) if len(f) >= MIN_SECRET}
+        # Longest first: a form that contains another is masked whole.
+        self._forms = sorted(forms, key=len, reverse=True)
 
-    walk(value)
-    return found
+    def add_all(self, values: Iterable[str | None]) -> None:
+        for value in values:
+            self.add(value)
 
-
-def environment_secrets(env: Mapping[str, str]) -> list[str]:
-    """Values of variables named like credentials (`OPENAI_API_KEY`, `..._TOKEN`, ...)."""
-    return [value for name, value in env.items() if _SECRET_NAME.search(name) and value]
-
-
-class Redactor:
-    """Masks known secret values and anything shaped like a credential header."""
-
-    def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self._secrets: set[str] = set()
-        self.add(secrets)
-
-    def add(self, secrets: Iterable[str]) -> None:
-        for secret in secrets:
-            secret = secret.strip()
-            if len(secret) >= MIN_SECRET:
-                self._secrets.add(secret)
-                # As it appears inside a JSON string (a report or a recording).
-                self._secrets.add(json.dumps(secret)[1:-1])
-
-    def __call__(self, text: str) -> str:
-        # Longest first: a key that contains another is masked whole.
-        for secret in sorted(self._secrets, key=len, reverse=True):
-            if secret in text:
-                text = text.replace(secret, MASK)
+    def mask(self, text: str) -> str:
+        """``text`` with every secret, in any encoding, and anything shaped like a
+        credential header replaced by the mask; the same object when nothing is."""
+        for form in self._forms:
+            if form in text:
+                text = text.replace(form, MASK)
         lowered = text.lower()
         if not any(cue in lowered for cue in _CUES):
             return text
         text = _CREDENTIAL.sub(_mask_credential, text)
         return _BEARER.sub(lambda m: m.group(1) + MASK, text)
 
+    def touches(self, text: str) -> bool:
+        """Whether masking could change anything in ``text`` (a few substring scans)."""
+        if any(form in text for form in self._forms):
+            return True
+        lowered = text.lower()
+        return any(cue in lowered for cue in _CUES)
+
+    def clip(self, text: str, limit: int, tail: str = "...") -> str:
+        """Masked, then cut to ``limit`` characters (never leaving part of a mask)."""
+        return clip(self.mask(text), limit, tail)
+
+    def mask_data(self, value: Any) -> Any:
+        """A JSON-like value (dicts, lists, strings, models) with every string masked, keys
+        too; the same object when nothing in it changed."""
+        return map_strings(value, self.mask, self._untouched)
+
+    def mask_model(self, model: M, touched: bool = False) -> M:
+        """A copy of ``model`` with every string inside it masked (``model`` itself when
+        nothing changed); ``touched``: its JSON is known to hold something to mask."""
+        return (
+            model
+            if not touched and self._untouched(model)
+            else _map_fields(model, self.mask, self._untouched)
+        )
+
+    def _untouched(self, model: BaseModel) -> bool:
+        # Its JSON, made by pydantic's compiled core, holds every string (JSON-escaped, a
+        # form the masker knows): a report of thousands of turns is mostly left alone
+        # after a few scans, and only the parts with something to mask are walked.
+        try:
+            return not self.touches(model.model_dump_json(warnings=False))
+        except ValueError:  # a lone surrogate, which JSON in UTF-8 cannot hold: walk it
+            return False
+
+
+def map_strings(
+    value: Any, change: Callable[[str], str], skip: Callable[[BaseModel], bool] = lambda m: False
+) -> Any:
+    """``value`` (strings, dicts, lists, tuples, models) with ``change`` applied to every
+    string, keys too; the same object where nothing changed; models ``skip`` says hold
+    nothing to change are left as they are."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        items = [
+            (map_strings(k, change, skip), map_strings(v, change, skip)) for k, v in value.items()
+        ]
+        if all(k is a and v is b for (k, v), (a, b) in zip(items, value.items(), strict=True)):
+            return value
+        return dict(items)
+    if isinstance(value, (list, tuple)):
+        changed = [map_strings(item, change, skip) for item in value]
+        if all(c is item for c, item in zip(changed, value, strict=True)):
+            return value
+        return type(value)(changed) if isinstance(value, tuple) else changed
+    if isinstance(value, BaseModel):
+        return value if skip(value) else _map_fields(value, change, skip)
+    return value
+
+
+def _map_fields(model: M, change: Callable[[str], str], skip: Callable[[BaseModel], bool]) -> M:
+    updated = {}
+    for name in type(model).model_fields:
+        item = getattr(model, name)
+        if item is None or isinstance(item, (bool, int, float)):
+            continue
+        changed = map_strings(item, change, skip)
+        if changed is not item:
+            updated[name] = changed
+    return model.model_copy(update=updated) if updated else model
+
 
 def _mask_credential(match: re.Match[str]) -> str:
-    if match.group(4) == MASK or match.group(4).startswith(MASK):
+    if match.group(4).startswith(MASK):
         return match.group(0)
     return match.group(1) + match.group(2) + (match.group(3) or "") + MASK
 
 
-class RedactingStream:
-    """A text stream that masks secrets in everything written to it."""
+_active = Secrets()
 
-    def __init__(self, inner: TextIO, redact: Redactor) -> None:
+
+def active() -> Secrets:
+    """The registry of the run in progress (an empty one outside a run): what code far
+    from the run's writers (a client's error excerpt, an MCP server's environment) masks
+    with and adds to."""
+    return _active
+
+
+@contextlib.contextmanager
+def activated(secrets: Secrets) -> Iterator[Secrets]:
+    global _active
+    previous, _active = _active, secrets
+    try:
+        yield secrets
+    finally:
+        _active = previous
+
+
+class TerminalStream:
+    """A stream of text for a person: every write masked, control characters shown as
+    escapes (a name or a reply cannot retitle the window or reach the clipboard)."""
+
+    def __init__(self, inner: TextIO, secrets: Secrets) -> None:
         self._inner = inner
-        self._redact = redact
+        self._secrets = secrets
 
     def write(self, text: str) -> int:
-        return self._inner.write(self._redact(text))
+        return self._inner.write(visible(self._secrets.mask(text)))
+
+    def styled(self) -> TextIO:
+        """The stream for a writer that emits its own escape sequences (the live progress
+        bar) and escapes the text it prints: masked, control characters kept."""
+        return _MaskingStream(self._inner, self._secrets)  # type: ignore[return-value]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class _MaskingStream:
+    def __init__(self, inner: TextIO, secrets: Secrets) -> None:
+        self._inner = inner
+        self._secrets = secrets
+
+    def write(self, text: str) -> int:
+        return self._inner.write(self._secrets.mask(text))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import re
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -14,6 +15,7 @@ from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.engine import CaseOutcome, now_iso
 from holodeck_lsp.runner.plan import PlannedCase
 from holodeck_lsp.runner.rollup import summarize
+from holodeck_lsp.runner.selection import parse_shard
 
 # Where each result sits in the suite file, so shard reports merge back in suite order.
 CASE_INDEXES = "case_indexes"
@@ -54,7 +56,18 @@ def build_report(
 
 
 class MergeError(Exception):
-    """The reports cannot be merged; the message says why."""
+    """The reports cannot be merged; the message says why, naming the file(s)."""
+
+
+Loaded = tuple[Path, TestReport]
+_COUNT = re.compile(r"[0-9]{1,18}")  # a case index or a count: ASCII digits, not too many
+_SHOWN = 10  # missing shards named in an error; the environment keeps them all
+
+
+def _count(path: Path, key: str, raw: str) -> int:
+    if not _COUNT.fullmatch(raw):
+        raise MergeError(f"{path}: environment.{key} is not a count: {raw[:40]!r}")
+    return int(raw)
 
 
 def _indexes(report: TestReport, path: Path) -> list[int]:
@@ -62,7 +75,7 @@ def _indexes(report: TestReport, path: Path) -> list[int]:
     if raw is None:
         # `holodeck test`'s own report: the whole suite, in order.
         return list(range(len(report.results)))
-    values = [int(v) for v in raw.split(",") if v]
+    values = [_count(path, CASE_INDEXES, v) for v in raw.split(",") if v]
     if len(values) != len(report.results):
         raise MergeError(f"{path}: {CASE_INDEXES} does not match the results")
     return values
@@ -77,60 +90,78 @@ def load_report(path: Path) -> TestReport:
         raise MergeError(f"{path} is not a test report: {exc.errors()[0]['msg']}") from None
 
 
-def _same_suite(reports: list[tuple[Path, TestReport]]) -> None:
-    names = {r.agent_name for _, r in reports}
-    if len(names) > 1:
-        raise MergeError(f"reports are of different agents: {', '.join(sorted(names))}")
+def _same_suite(reports: list[Loaded]) -> None:
+    if len({r.agent_name for _, r in reports}) > 1:
+        which = ", ".join(f"{p} ({r.agent_name!r})" for p, r in reports)
+        raise MergeError(f"reports are of different agents: {which}")
     digests = {r.environment.get(SUITE_KEY) for _, r in reports}
     if len(digests) > 1:
         which = ", ".join(f"{p} ({r.environment.get(SUITE_KEY, 'none')})" for p, r in reports)
         raise MergeError(f"reports are of different test suites (suite digest): {which}")
 
 
-def _complete_shards(reports: list[tuple[Path, TestReport]]) -> None:
-    """Every shard I/N of the run is there, once; unsharded reports are whole runs."""
-    seen: dict[int, Path] = {}
-    totals: set[int] = set()
+Shard = tuple[Path, int, int]  # a report, and the shard I/N it holds
+
+
+def _shards(reports: list[Loaded]) -> list[Shard]:
+    """The shard of each sharded report (unsharded reports are whole runs), validated:
+    `run` writes them, but a report is a file anyone can edit."""
+    shards = []
     for path, report in reports:
-        shard = report.environment.get("shard")
-        if shard is None:
-            continue
-        index, total = (int(v) for v in shard.split("/"))
-        totals.add(total)
+        raw = report.environment.get("shard")
+        if raw is not None:
+            try:
+                index, total = parse_shard(raw, f"{path}: shard")
+            except ValueError as exc:
+                raise MergeError(str(exc)) from None
+            shards.append((path, index, total))
+    return shards
+
+
+def _complete_shards(shards: list[Shard]) -> None:
+    """Every shard I/N of the run is there, once."""
+    if len({total for _, _, total in shards}) > 1:
+        which = ", ".join(f"{p} ({i}/{n})" for p, i, n in shards)
+        raise MergeError(f"the reports split the suite into different numbers of shards: {which}")
+    seen: dict[int, Path] = {}
+    for path, index, total in shards:
         if index in seen:
-            raise MergeError(f"shard {shard} is in both {seen[index]} and {path}")
+            raise MergeError(f"shard {index}/{total} is in both {seen[index]} and {path}")
         seen[index] = path
-    if len(totals) > 1:
-        counts = ", ".join(str(t) for t in sorted(totals))
-        raise MergeError(f"the reports split the suite into different numbers of shards: {counts}")
-    missing = missing_shards(reports)
+    missing = missing_shards(shards)
     if missing:
+        named = ", ".join(missing[:_SHOWN])
+        if len(missing) > _SHOWN:
+            named += f", ... ({len(missing)} in all)"
+        given = ", ".join(f"{p} ({i}/{n})" for p, i, n in shards)
         raise MergeError(
-            f"shard {', '.join(missing)} is missing (pass --allow-partial to merge anyway)"
+            f"shard {named} is missing: given {given} (pass --allow-partial to merge anyway)"
         )
 
 
-def missing_shards(reports: list[tuple[Path, TestReport]]) -> list[str]:
-    shards = [r.environment["shard"] for _, r in reports if "shard" in r.environment]
-    present = {int(s.split("/")[0]) for s in shards}
-    totals = {int(s.split("/")[1]) for s in shards}
-    return [f"{i}/{t}" for t in sorted(totals) for i in range(1, t + 1) if i not in present]
+def missing_shards(shards: list[Shard]) -> list[str]:
+    present = {index for _, index, _ in shards}
+    totals = sorted({total for _, _, total in shards})
+    return [f"{i}/{t}" for t in totals for i in range(1, t + 1) if i not in present]
 
 
 def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
     """One report from several (shards of one suite): results in suite order."""
     reports = [(path, load_report(path)) for path in paths]
     _same_suite(reports)
+    shards = _shards(reports)
     if not allow_partial:
-        _complete_shards(reports)
+        _complete_shards(shards)
     placed: dict[int, TestResult] = {}
+    placed_from: dict[int, Path] = {}
     repeats: dict[int, RepeatedCase] = {}
     for path, report in reports:
-        for index, result in zip(_indexes(report, path), report.results, strict=True):
+        indexes = _indexes(report, path)
+        for index, result in zip(indexes, report.results, strict=True):
             if index in placed:
-                raise MergeError(f"test_cases[{index}] appears in more than one report")
-            placed[index] = result
-        for index, repeat in zip(_indexes(report, path), report.repeats, strict=False):
+                raise MergeError(f"test_cases[{index}] is in both {placed_from[index]} and {path}")
+            placed[index], placed_from[index] = result, path
+        for index, repeat in zip(indexes, report.repeats, strict=False):
             repeats[index] = repeat
     order = sorted(placed)
     results = [placed[i] for i in order]
@@ -142,10 +173,10 @@ def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
     }
     # Judge calls and tokens add up over the shards.
     for key in {k for _, r in reports for k in r.environment if k.startswith(JUDGE_PREFIX)}:
-        shared[key] = str(sum(int(r.environment.get(key, "0")) for _, r in reports))
+        shared[key] = str(sum(_count(p, key, r.environment.get(key, "0")) for p, r in reports))
     # Shards run side by side: the merged run took as long as its slowest shard.
     duration = max(r.summary.total_duration_ms for _, r in reports)
-    missing = missing_shards(reports)
+    missing = missing_shards(shards)
     if missing:
         shared["missing_shards"] = ",".join(missing)
     stopped = [r for _, r in reports if r.interrupted]

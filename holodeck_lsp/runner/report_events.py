@@ -4,12 +4,16 @@ failure at its line this way."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 
 from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.engine import CaseOutcome
 from holodeck_lsp.runner.events import EventStream
 from holodeck_lsp.runner.plan import PlannedCase
+from holodeck_lsp.runner.regex_limit import RegexJudge, Verdicts
+from holodeck_lsp.runner.tool_assertions import turn_regex_pairs
 
 
 class ReportError(Exception):
@@ -53,17 +57,43 @@ def _matching(cases: list[PlannedCase], result: TestResult, position: int) -> Pl
     return None
 
 
-def emit_report(report: TestReport, cases: list[PlannedCase], events: EventStream) -> int:
-    """Every result the suite still has a case for, as events; the exit code the run had."""
-    events.run_started()
+def _placed(
+    report: TestReport, cases: list[PlannedCase]
+) -> Iterator[tuple[PlannedCase, TestResult, list[TurnResult]]]:
+    """Each result the suite still has a case for, with its turns the case still has."""
     for position, result in enumerate(report.results):
         case = _matching(cases, result, position)
-        if case is None:
-            continue
+        if case is not None:
+            turns = result.turns if result.turns is not None else [as_turn(result)]
+            yield case, result, [t for t in turns if t.turn_index < len(case.turns)]
+
+
+async def _judged(report: TestReport, cases: list[PlannedCase]) -> Verdicts:
+    """The regex matchers of the suite judged again on the report's tool calls, which may
+    be anyone's: under the limit of a run, each regex getting it once for the report."""
+    pairs = [
+        pair
+        for case, _result, turns in _placed(report, cases)
+        for turn in turns
+        for pair in turn_regex_pairs(
+            case.turns[turn.turn_index].expected_tools, turn.tool_invocations
+        )
+    ]
+    judge = RegexJudge()
+    try:
+        return await judge.judge(pairs)
+    finally:
+        await judge.close()
+
+
+def emit_report(report: TestReport, cases: list[PlannedCase], events: EventStream) -> int:
+    """Every result the suite still has a case for, as events; the exit code the run had."""
+    regexes = asyncio.run(_judged(report, cases))
+    events.run_started()
+    for case, result, turns in _placed(report, cases):
         events.case_started(case)
-        for turn in result.turns if result.turns is not None else [as_turn(result)]:
-            if turn.turn_index < len(case.turns):
-                events.turn_finished(case, turn)
+        for turn in turns:
+            events.turn_finished(case, turn, regexes)
         events.case_finished(CaseOutcome(case, result, 0))
     code = 0 if report.summary.failed == 0 else 1
     events.run_ended(report, code)

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Sequence
 
 from holodeck_lsp.runner.plan import PlannedCase
 
+MAX_SHARDS = 10_000
+# ASCII digits only, and few of them: int() of "²" fails, of 5,000 digits is refused.
+_SHARD = re.compile(r"\s*([0-9]{1,18})\s*/\s*([0-9]{1,18})\s*")
 
-def parse_shard(text: str) -> tuple[int, int]:
-    """`I/N` with 1 <= I <= N; raises ValueError otherwise."""
-    left, sep, right = text.partition("/")
-    if not sep or not left.strip().isdigit() or not right.strip().isdigit():
-        raise ValueError(f"--shard takes I/N (e.g. 2/4), got {text!r}")
-    index, total = int(left), int(right)
-    if total < 1 or not 1 <= index <= total:
-        raise ValueError(f"--shard I/N needs 1 <= I <= N, got {text!r}")
+
+def parse_shard(text: str, what: str = "--shard") -> tuple[int, int]:
+    """`I/N` with 1 <= I <= N <= MAX_SHARDS; raises ValueError, naming ``what``, otherwise."""
+    found = _SHARD.fullmatch(text)
+    if found is None:
+        raise ValueError(f"{what} takes I/N (e.g. 2/4), got {text[:40]!r}")
+    index, total = int(found[1]), int(found[2])
+    if not 1 <= index <= total <= MAX_SHARDS:
+        raise ValueError(f"{what} I/N needs 1 <= I <= N <= {MAX_SHARDS:,}, got {text!r}")
     return index, total
 
 

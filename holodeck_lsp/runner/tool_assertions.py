@@ -14,7 +14,9 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.matchers import brief, mismatch
+from holodeck_lsp.runner.matchers import brief, mismatch, regex_pairs
+from holodeck_lsp.runner.regex_limit import Verdicts
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # The error lines of failed assertions, maybe rolled up with a `[turn N] ` prefix.
 _ASSERTION_LINE = re.compile(
@@ -54,14 +56,28 @@ def name_only(entry: str | ExpectedTool) -> str | None:
     return entry.name if entry.args is None and entry.count == 1 else None
 
 
-def check_one(entry: ExpectedTool, calls: list[ToolInvocation]) -> dict[str, Any]:
-    """One entry with `args` or `count`: its `arg_match_details` record."""
+def turn_regex_pairs(
+    expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation]
+) -> list[tuple[str, str]]:
+    """Every (pattern, text) the turn's assertions full-match: judged before they are checked."""
+    pairs: list[tuple[str, str]] = []
+    for entry in expected or []:
+        if isinstance(entry, ExpectedTool) and entry.args:
+            named = [c.args for c in calls if entry.name in c.name]
+            pairs.extend(regex_pairs(entry.args, named))
+    return pairs
+
+
+def check_one(
+    entry: ExpectedTool, calls: list[ToolInvocation], regexes: Verdicts, at: YamlPath
+) -> dict[str, Any]:
+    """One entry (written at ``at``) with `args` or `count`: its `arg_match_details` record."""
     args = {str(k): v for k, v in (entry.args or {}).items()}
     named = [(i, c) for i, c in enumerate(calls) if entry.name in c.name]
     satisfying: list[int] = []
     last_reason: str | None = None
     for i, call in named:
-        problem = mismatch(args, call.args) if args else None
+        problem = mismatch(args, call.args, regexes, (*at, "args")) if args else None
         if problem is None:
             satisfying.append(i)
         else:
@@ -85,18 +101,21 @@ def check_one(entry: ExpectedTool, calls: list[ToolInvocation]) -> dict[str, Any
 def check_tools(
     expected: list[str | ExpectedTool] | None,
     calls: list[ToolInvocation],
+    regexes: Verdicts,
+    at: YamlPath,
     *,
     name_errors: bool = True,
 ) -> ToolVerdict:
-    """The turn's verdict on its assertions. ``name_errors``: report missing bare names as
-    an error line too (multi-turn turns do, legacy single-turn cases do not)."""
+    """The verdict on the assertions of the turn written at ``at``, with the verdicts on its
+    `turn_regex_pairs`. ``name_errors``: report missing bare names as an error line too
+    (multi-turn turns do, legacy single-turn cases do not)."""
     if expected is None:
         return ToolVerdict()
     names = [n for n in map(name_only, expected) if n is not None]
     missing = [n for n in names if not any(n in c.name for c in calls)]
     details = [
-        check_one(e, calls)
-        for e in expected
+        check_one(e, calls, regexes, (*at, "expected_tools", j))
+        for j, e in enumerate(expected)
         if isinstance(e, ExpectedTool) and name_only(e) is None
     ]
     failed = [d for d in details if d["matched_call_index"] == -1]

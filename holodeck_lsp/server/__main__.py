@@ -5,7 +5,7 @@ project folder, use `holodeck-lsp serve` (or `python -I -m`), as docs/editors.md
 
 import argparse
 
-from holodeck_lsp.server.main import serve, tcp_address
+from holodeck_lsp.server.start import serve, tcp_address
 
 parser = argparse.ArgumentParser(prog="python -m holodeck_lsp.server")
 parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on HOST:PORT instead of stdio")

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from lsprotocol import types
 from pygls.capabilities import get_capability
 
-_HOLODECK_LANGUAGE_IDS = frozenset({"holodeck", "holodeck-yaml"})
-
 
 @dataclass(frozen=True)
 class ClientFeatures:
@@ -67,8 +65,3 @@ def resolve(caps: types.ClientCapabilities) -> ClientFeatures:
         dynamic_watchers=_has(caps, "workspace.did_change_watched_files.dynamic_registration"),
         insert_as_is=types.InsertTextMode.AsIs in (modes or []),
     )
-
-
-def is_holodeck_language(language_id: str) -> bool:
-    """A language id a client assigns to HoloDeck files explicitly."""
-    return language_id in _HOLODECK_LANGUAGE_IDS

@@ -9,7 +9,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from holodeck_lsp.server.positions import PositionMap
+from holodeck_lsp.server.positions import UTF16, PositionMap
 
 
 @dataclass
@@ -40,7 +40,7 @@ class Documents:
 
     def __init__(self) -> None:
         self._by_uri: dict[str, Document] = {}
-        self.encoding: str = types.PositionEncodingKind.Utf16
+        self.encoding: str = UTF16  # a plain str: see lifecycle.initialize
 
     def open(self, item: types.TextDocumentItem) -> Document:
         doc = Document(

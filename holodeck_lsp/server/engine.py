@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.server import jobs
+from holodeck_lsp.server import jobs, lsp_diagnostics, timing
 from holodeck_lsp.server.capabilities import ClientFeatures
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.worker import Worker
@@ -197,6 +197,7 @@ class Engine:
         state.last_start = self._clock()
         snapshot = self.host.snapshot(doc, known=state.tracked or bool(self.owners_of(doc.path)))
         state.job = self.worker.submit(jobs.run, snapshot)
+        timing.mark("validation submitted")
         task = asyncio.get_running_loop().create_task(self._run(uri, snapshot, state.job))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -204,6 +205,8 @@ class Engine:
     async def _run(self, uri: str, snapshot: jobs.Snapshot, job: Future[jobs.Outcome]) -> None:
         try:
             outcome = await asyncio.wrap_future(job)
+            timing.mark("validation result received")
+            outcome = lsp_diagnostics.attach(outcome)
         except asyncio.CancelledError:
             return  # withdrawn for a newer snapshot, or the server stops
         except Exception:

@@ -35,6 +35,9 @@ def paused() -> Iterator[None]:
 
 
 def settle_startup() -> None:
-    """Move what start-up created (modules, models) out of the collector's sight."""
-    gc.collect()
+    """Move what start-up created (modules, models) out of the collector's sight, and turn
+    the collector on (`holodeck-lsp serve` starts with it off). No full collection first:
+    it holds the interpreter lock for a tenth of a second or more, and this runs while
+    the editor is already at work (start-up leaves little cyclic garbage)."""
     gc.freeze()
+    gc.enable()

@@ -1,7 +1,9 @@
-"""What runs on the worker: one validation of a snapshot, converted for the client.
+"""What runs on the worker: one validation of a snapshot, placed for the client.
 
 Nothing here touches the session: a job sees only its immutable snapshot, and its
-outcome is applied (or dropped as stale) back on the event loop.
+outcome is applied (or dropped as stale) back on the event loop. Nothing here loads
+lsprotocol either (a third of a second at start-up): the worker places each diagnostic
+in the client's units, and the server builds the protocol's objects (`lsp_diagnostics`).
 """
 
 from __future__ import annotations
@@ -9,23 +11,25 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.named_files import UTF8_WIDEST, NotReadable, read_text
-from holodeck_lsp.server.capabilities import is_holodeck_language
+from holodeck_lsp.server import timing
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
+from holodeck_lsp.validation.diagnostics import Diagnostic
 from holodeck_lsp.validation.documents import (
     Kind,
     is_config_file,
     looks_like_suite,
     matches_patterns,
 )
-from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
+
+if TYPE_CHECKING:
+    from lsprotocol import types
 
 log = logging.getLogger(__name__)
 SOURCE = "holodeck-lsp"
@@ -33,12 +37,7 @@ SOURCE = "holodeck-lsp"
 # longer than this gets one HL007 (`check` validates up to the core's larger limit).
 MAX_TEXT = 2_000_000
 MAX_BYTES = MAX_TEXT * UTF8_WIDEST  # a file on disk past this cannot be within MAX_TEXT
-_SEVERITY = {
-    Severity.ERROR: types.DiagnosticSeverity.Error,
-    Severity.WARNING: types.DiagnosticSeverity.Warning,
-    Severity.INFORMATION: types.DiagnosticSeverity.Information,
-    Severity.HINT: types.DiagnosticSeverity.Hint,
-}
+_HOLODECK_LANGUAGE_IDS = frozenset({"holodeck", "holodeck-yaml"})
 # Cheap signs that a YAML file may be a HoloDeck file, before paying for a parse.
 _HINTS = ("test_cases", "turns", "instructions", "input")
 
@@ -61,14 +60,32 @@ class Snapshot:
     generation: int = 0  # the engine's settings generation when the snapshot was taken
 
 
+Span = tuple[int, int, int, int]  # start line, character, end line, character
+
+
+class Placed(NamedTuple):
+    """Where a diagnostic stands in the client's units, and its related locations."""
+
+    range: Span
+    related: tuple[tuple[str, Span, str], ...] | None  # (uri, range, message)
+
+
 @dataclass
 class Outcome:
     tracked: bool
     kind: Kind | None = None
     core: dict[Path, list[Diagnostic]] = field(default_factory=dict)
+    # The worker's placement of each core diagnostic, per file; the server turns them
+    # into `lsp` (lsp_diagnostics.attach) when the outcome arrives.
+    placed: dict[Path, list[Placed]] = field(default_factory=dict)
     lsp: dict[Path, list[types.Diagnostic]] = field(default_factory=dict)
     deps: frozenset[Path] = frozenset()
     error: str | None = None  # the validation itself failed (a bug): nothing is claimed
+
+
+def is_holodeck_language(language_id: str) -> bool:
+    """A language id a client assigns to HoloDeck files explicitly."""
+    return language_id in _HOLODECK_LANGUAGE_IDS
 
 
 def is_holodeck_file(snap: Snapshot) -> bool:
@@ -101,7 +118,7 @@ def _read(path: Path, snap: Snapshot) -> str | None:
         return None
 
 
-def to_lsp(d: Diagnostic, positions: PositionMap, snap: Snapshot) -> types.Diagnostic:
+def place(d: Diagnostic, positions: PositionMap, snap: Snapshot) -> Placed:
     s, e = d.range.start, d.range.end
     related = None
     if snap.related_information and d.related:
@@ -109,24 +126,13 @@ def to_lsp(d: Diagnostic, positions: PositionMap, snap: Snapshot) -> types.Diagn
         for info in d.related:
             file = Path(info.file).resolve()
             text = _read(file, snap) or ""
-            where = PositionMap(text, snap.encoding).range_to_lsp(
+            where = PositionMap(text, snap.encoding).span(
                 (info.range.start.line, info.range.start.character),
                 (info.range.end.line, info.range.end.character),
             )
-            related.append(
-                types.DiagnosticRelatedInformation(
-                    types.Location(from_fs_path(str(file)) or str(file), where), info.message
-                )
-            )
-    return types.Diagnostic(
-        range=positions.range_to_lsp((s.line, s.character), (e.line, e.character)),
-        message=d.message,
-        severity=_SEVERITY[d.severity],
-        code=d.code,
-        source=SOURCE,
-        related_information=related,
-        data={"fix": d.data} if d.data else None,
-    )
+            related.append((from_fs_path(str(file)) or str(file), where, info.message))
+    return Placed(positions.span((s.line, s.character), (e.line, e.character)),
+                  tuple(related) if related is not None else None)
 
 
 def run(snap: Snapshot) -> Outcome:
@@ -137,13 +143,16 @@ def run(snap: Snapshot) -> Outcome:
         log.exception("validating %s failed", snap.path)
         return Outcome(
             tracked=True,
-            lsp={snap.path: []},
+            placed={snap.path: []},
             core={snap.path: []},
             error=f"{type(exc).__name__}: {exc}",
         )
 
 
 def _run(snap: Snapshot) -> Outcome:
+    # Preloaded in the worker (server/preload.py); the server process never loads it.
+    from holodeck_lsp.validation.validate import ValidationContext, validate_text
+
     if not is_holodeck_file(snap):
         return Outcome(tracked=False)
     context = ValidationContext(
@@ -156,16 +165,19 @@ def _run(snap: Snapshot) -> Outcome:
         max_text=MAX_TEXT,
         workspace_folders=snap.roots,
     )
+    timing.mark("validation starts")
     result = validate_text(snap.text, snap.path, context)
+    timing.mark("validated (parse, models, lints)")
     outcome = Outcome(tracked=True, kind=result.kind)
     for file, diagnostics in result.by_file.items():
         path = Path(file).resolve()
         outcome.core[path] = diagnostics
-        outcome.lsp[path] = []
+        outcome.placed[path] = []
         if diagnostics:  # a line table costs a pass over the text: only when needed
             positions = PositionMap(_read(path, snap) or "", snap.encoding)
-            outcome.lsp[path] = [to_lsp(d, positions, snap) for d in diagnostics]
+            outcome.placed[path] = [place(d, positions, snap) for d in diagnostics]
     deps = {Path(f).resolve() for f in result.referenced}
     deps |= result.grader_modules
     outcome.deps = frozenset(deps)
     return outcome
+

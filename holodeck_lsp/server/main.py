@@ -8,15 +8,14 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.isolation.children import drop_working_directory
-from holodeck_lsp.server import gc_pause, stdio
+from holodeck_lsp.server import startup, timing
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -32,6 +31,7 @@ from holodeck_lsp.server.features import (
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+from holodeck_lsp.server.worker import ProcessWorker
 
 log = logging.getLogger("holodeck_lsp.server")
 
@@ -104,9 +104,9 @@ def _register(server: LanguageServer, session: Session, route: Route) -> None:
     server.feature(route.method, route.options)(_guard(session, route))
 
 
-def create_server() -> HoloDeckServer:
+def create_server(validator: ProcessWorker | None = None) -> HoloDeckServer:
     server = HoloDeckServer("holodeck-lsp", __version__, protocol_cls=Protocol)
-    session = Session(server)
+    session = Session(server, validator)
     conditional = [r for r in ROUTES if r.when is not None]
 
     def initialize(session: Session, params: types.InitializeParams) -> None:
@@ -134,22 +134,15 @@ def _configure_logging() -> None:
     )
 
 
-def tcp_address(text: str) -> tuple[str, int]:
-    """`HOST:PORT` (`:PORT` listens on 127.0.0.1); ValueError says what is wrong."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError("--tcp takes HOST:PORT")
-    return host or "127.0.0.1", int(port)
-
-
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Run the language server on stdio, or on TCP when a port is given."""
+def serve(pipes: tuple[BinaryIO, BinaryIO], validator: ProcessWorker,
+          host: str | None = None, port: int | None = None) -> None:
+    """Run the language server on the client's ``pipes``, or on TCP when a port is given.
+    `start.serve` calls this, once it has taken the pipes and started the worker."""
     _configure_logging()
-    # Before anything starts a process or imports lazily: see isolation/ and stdio.py.
-    drop_working_directory()
-    reader, writer = stdio.take_protocol_pipes()
-    server = create_server()
-    gc_pause.settle_startup()
+    reader, writer = pipes
+    server = create_server(validator)
+    startup.settle_soon()  # the collector, the late imports: see startup.settle
+    timing.mark("server built")
     if port is not None:
         reader.close()
         writer.close()

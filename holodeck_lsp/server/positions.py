@@ -12,8 +12,13 @@ import operator
 import re
 from bisect import bisect_right
 from itertools import accumulate, repeat
+from typing import TYPE_CHECKING
 
-from lsprotocol import types
+if TYPE_CHECKING:  # the validation worker places diagnostics without loading lsprotocol
+    from lsprotocol import types
+
+# The protocol's position encodings (lsprotocol's PositionEncodingKind values).
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 _LF = re.compile("\n")
@@ -22,9 +27,9 @@ _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def _units(text: str, encoding: str) -> int:
-    if text.isascii() or encoding == types.PositionEncodingKind.Utf32:
+    if text.isascii() or encoding == UTF32:
         return len(text)
-    if encoding == types.PositionEncodingKind.Utf8:
+    if encoding == UTF8:
         return len(text.encode("utf-8", "surrogatepass"))
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
@@ -33,7 +38,7 @@ def _code_points(line: str, units: int, encoding: str) -> int:
     """How many characters of ``line`` span ``units`` code units (clamped to the line)."""
     if units <= 0:
         return 0
-    if line.isascii() or encoding == types.PositionEncodingKind.Utf32:
+    if line.isascii() or encoding == UTF32:
         return min(units, len(line))
     count = 0
     for i, ch in enumerate(line):
@@ -53,7 +58,7 @@ def _starts(text: str, pattern: re.Pattern[str]) -> list[int]:
 class PositionMap:
     """One text's line table, for converting positions in both directions."""
 
-    def __init__(self, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> None:
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.text = text
         self.encoding = encoding
         self.starts = _starts(text, _LSP_BREAK)
@@ -103,6 +108,12 @@ class PositionMap:
 
     def to_lsp(self, line: int, character: int) -> types.Position:
         """A core (YAML) position as a client position."""
+        from lsprotocol import types  # loaded by then: only the server calls this
+
+        return types.Position(*self.point(line, character))
+
+    def point(self, line: int, character: int) -> tuple[int, int]:
+        """A core (YAML) position as a client (line, character)."""
         yaml_starts = self._yaml_starts
         if yaml_starts is not None:
             if line >= len(yaml_starts):
@@ -113,9 +124,15 @@ class PositionMap:
             character = offset - self.starts[line]
         if line >= len(self.starts):
             last = len(self.starts) - 1
-            return types.Position(last, _units(self._line(last), self.encoding))
+            return last, _units(self._line(last), self.encoding)
         text = self._line(max(line, 0))
-        return types.Position(max(line, 0), _units(text[: max(character, 0)], self.encoding))
+        return max(line, 0), _units(text[: max(character, 0)], self.encoding)
 
     def range_to_lsp(self, start: tuple[int, int], end: tuple[int, int]) -> types.Range:
+        from lsprotocol import types  # loaded by then: only the server calls this
+
         return types.Range(self.to_lsp(*start), self.to_lsp(*end))
+
+    def span(self, start: tuple[int, int], end: tuple[int, int]) -> tuple[int, int, int, int]:
+        """A core (YAML) range as the client's (start line, character, end line, character)."""
+        return (*self.point(*start), *self.point(*end))

@@ -2,7 +2,8 @@
 `holodeck-lsp run` and hover text, built from `run --events` (docs/run-events.md).
 
 A diagnostic remembers the text of its line; once that line changes it is dropped, and
-the next run of the document replaces them all.
+the next run of the document replaces them all. In a Markdown hover, what the model, a tool
+or the agent file said is code: a reply cannot load an image or plant a live link.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import Any
 
 from lsprotocol import types
 
+from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.hygiene.controls import visible
+from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from holodeck_lsp.validation.yaml.source_map import SourceMap, YamlPath
@@ -51,7 +55,23 @@ class Verdict:
 
     first_line: int
     last_line: int
-    text: str
+    markdown: str
+    plain: str
+
+
+def verdict_texts(
+    verdict: str, subject: str, ms: int, fields: list[tuple[str, list[str]]], label: bool
+) -> tuple[str, str]:
+    """A verdict's hover as Markdown (every value as code, the subject too when it is a
+    ``label`` from the agent file) and as plain text: a head line, then a paragraph per
+    field, its values joined by `; `."""
+    shown = code_span(subject) if label else subject
+    markdown = [f"**Last run: {verdict}** {shown} ({ms} ms)"] + [
+        f"{name}: {'; '.join(code_span(value) for value in values)}" for name, values in fields
+    ]
+    plain = [f"Last run: {verdict} {subject} ({ms} ms)"]
+    plain += [f"{name}: {'; '.join(values)}" for name, values in fields]
+    return "\n\n".join(markdown), "\n\n".join(plain)
 
 
 @dataclass
@@ -82,7 +102,7 @@ class RunResults:
         runs.placed = kept
         return [p.diagnostic for p in kept]
 
-    def hover(self, uri: str, line: int) -> str | None:
+    def hover(self, uri: str, line: int, markdown: bool = True) -> str | None:
         runs = self._by_uri.get(uri)
         if runs is None:
             return None
@@ -90,14 +110,13 @@ class RunResults:
         if not around:
             return None
         inner = min(around, key=lambda v: v.last_line - v.first_line)
-        return inner.text
+        return inner.markdown if markdown else inner.plain
 
 
 def _cut(text: str | None) -> str:
     if not text:
         return ""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _EXCERPT else flat[: _EXCERPT - 1] + "…"
+    return clip(" ".join(visible(text).split()), _EXCERPT, "…")
 
 
 class _Placer:
@@ -192,9 +211,12 @@ def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> Docum
             lines = placer.lines_of(event["path"])
             if lines is not None:
                 verdict = "PASS" if event["passed"] else "FAIL"
-                why = "; ".join(event["errors"][:3])
-                text_ = f"**Last run: {verdict}** {event['label']} ({event['duration_ms']} ms)"
-                runs.verdicts.append(Verdict(*lines, text_ + (f"\n\n{why}" if why else "")))
+                fields = [("errors", [_cut(e) for e in event["errors"][:3]])]
+                texts = verdict_texts(
+                    verdict, _cut(event["label"]), event["duration_ms"],
+                    fields if event["errors"] else [], label=True,
+                )  # fmt: skip
+                runs.verdicts.append(Verdict(*lines, *texts))
     return runs
 
 
@@ -219,17 +241,20 @@ def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: l
         f"{c['name']}({', '.join(f'{k}={v!r}' for k, v in c['args'].items())})"
         for c in event["tool_calls"]
     )
-    parts = [f"**Last run: {verdict}** turn {event['turn']} ({event['duration_ms']} ms)"]
+    fields: list[tuple[str, list[str]]] = []
     if event["response"] is not None:
-        parts.append(f"reply: {_cut(event['response'])}")
+        fields.append(("reply", [_cut(event["response"])]))
     if calls:
-        parts.append(f"tool calls: {_cut(calls)}")
+        fields.append(("tool calls", [_cut(calls)]))
     if metrics:
-        parts.append("metrics: " + "; ".join(metrics))
+        fields.append(("metrics", [_cut(m) for m in metrics]))
     if event["errors"]:
-        parts.append("errors: " + "; ".join(_cut(e) for e in event["errors"][:3]))
+        fields.append(("errors", [_cut(e) for e in event["errors"][:3]]))
     if lines is not None:
-        runs.verdicts.append(Verdict(*lines, "\n\n".join(parts)))
+        texts = verdict_texts(
+            verdict, f"turn {event['turn']}", event["duration_ms"], fields, label=False
+        )
+        runs.verdicts.append(Verdict(*lines, *texts))
     if not event["passed"]:
         message = f"turn {event['turn']} failed in the last run"
         if event["errors"]:

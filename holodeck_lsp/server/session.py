@@ -12,26 +12,28 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 
-from holodeck_lsp.editing.outline import Symbol
-from holodeck_lsp.server.capabilities import ClientFeatures, is_holodeck_language
+from holodeck_lsp.server import timing
+from holodeck_lsp.server.capabilities import ClientFeatures
 from holodeck_lsp.server.documents import Document, Documents
 from holodeck_lsp.server.engine import Engine
-from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot
+from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot, is_holodeck_language
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
+from holodeck_lsp.server.startup import settle, start_validator
 from holodeck_lsp.server.worker import ProcessWorker, Worker
 from holodeck_lsp.validation.documents import Kind, matches_patterns
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
+    from holodeck_lsp.editing.outline import Symbol
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
 
 
 class Session:
-    def __init__(self, server: LanguageServer) -> None:
+    def __init__(self, server: LanguageServer, validator: ProcessWorker | None = None) -> None:
         self.server = server
         self.features = ClientFeatures()
         self.init_settings = Settings()  # from initializationOptions
@@ -39,12 +41,8 @@ class Session:
         self.documents = Documents()
         self.roots: list[Path] = []
         self.user_config_dir: Path | None = Path.home() / ".holodeck"
-        # Validation in a child process: see ProcessWorker and docs/editors.md.
-        validator = ProcessWorker(
-            "holodeck-validation", memory_limit=VALIDATION_MEMORY,
-            recycle_bytes=VALIDATION_MEMORY // 2, preload=("holodeck_lsp.server.jobs",))
-        validator.warm_up()
-        self.engine = Engine(self, validator)
+        # Validation in a child process, started by `start.serve` before this module loads.
+        self.engine = Engine(self, validator or start_validator())
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
@@ -142,6 +140,8 @@ class Session:
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
+        timing.mark("diagnostics published")
+        settle()
 
     def refresh_diagnostics(self) -> None:
         if not self.shut_down:

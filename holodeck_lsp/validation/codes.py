@@ -65,6 +65,12 @@ _RULES = (
     Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
     Rule("HL404", "matcher-pattern-type", E, "A `fuzzy`/`regex` pattern that is not a string."),
     Rule("HL405", "arg-key-not-plain", W, "An argument name with dots or brackets."),
+    Rule(
+        "HL406",
+        "regex-backtracking",
+        W,
+        "A regex matcher that can backtrack exponentially (`(a+)+`, `(\\w+\\s?)*`).",
+    ),
     Rule("HL407", "empty-pattern", W,
          "An empty `regex` or `fuzzy` pattern matches only an empty value."),
     Rule("HL408", "foreign-matcher", W,

@@ -1,6 +1,6 @@
 """The package's arrows point one way: {named_files, isolation} <- models <- validation <-
-editing <- {check, schema, server, runner} <- cli, with no import cycle and no arrow
-between siblings.
+editing <- {check, schema, server, runner} <- cli <- __main__, with no import cycle and no
+arrow between siblings.
 
 Read from the source (every import, including those inside functions and under
 TYPE_CHECKING), so a lazy import cannot hide an arrow.
@@ -22,12 +22,15 @@ LAYERS = [
     # the standard-library guard), under everything that starts Python or imports user code
     {"named_files", "isolation"},
     # graders: static resolution and the isolated import; exit_codes: one table, no imports;
-    # install_hints: how to install an extra, one sentence
-    {"models", "graders", "exit_codes", "install_hints"},
+    # install_hints: how to install an extra, one sentence; hygiene: text shown safely
+    # (control characters, Markdown code, cuts)
+    {"models", "graders", "exit_codes", "install_hints", "hygiene"},
     {"validation"},
     {"editing"},
     {"check", "schema", "server", "runner"},
-    {"cli", "__main__"},
+    {"cli"},
+    # the program: `serve` straight to the server (no typer to load), the rest to cli
+    {"__main__"},
 ]
 RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
 # Sibling arrows allowed only into these shared modules: `run` prints its configuration

@@ -157,7 +157,7 @@ def test_check_does_not_import_the_language_server() -> None:
     import sys
 
     probe = (
-        "import sys; from holodeck_lsp.cli import main; sys.argv=['holodeck-lsp','check',"
+        "import sys; from holodeck_lsp.__main__ import main; sys.argv=['holodeck-lsp','check',"
         f"'--no-user-config', {str(VALID)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "server_only = ('pygls', 'lsprotocol', 'holodeck_lsp.server', 'holodeck_lsp.runner',"

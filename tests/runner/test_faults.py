@@ -358,7 +358,8 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(
         "4 test case(s) kept, 1 did not run"
     )
     assert (
-        f"**The run stopped early** (interrupted by {name}). Not run: case 4.\n" in md.read_text()
+        f"**The run stopped early** (`interrupted by {name}`). Not run: `case 4`.\n"
+        in md.read_text()
     )
     suites = {s.name: s for s in JUnitXml.fromfile(str(xml))}
     assert (suites["case 4"].tests, suites["case 4"].skipped) == (1, 1)

@@ -30,8 +30,8 @@ def test_merge_turns_a_holodeck_report_into_junit_markdown_and_json(tmp_path: Pa
         == "expected lookup(year=2020): arg 'year' mismatch: expected '2020', got '2021'"
     )
     text = md.read_text()
-    assert "| cash change | FAIL | 1/2 |" in text
-    assert "- turn 1: expected lookup(year=2020): arg 'year' mismatch" in text
+    assert "| `cash change` | FAIL | 1/2 |" in text
+    assert "- turn 1: `expected lookup(year=2020): arg 'year' mismatch" in text
     # The results come through unchanged.
     original = json.loads(HOLODECK_REPORT.read_text())
     assert json.loads(merged.read_text())["results"] == original["results"]

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner.tool_assertions import ToolVerdict, check_tools, expected_as_json
+from holodeck_lsp.runner import tool_assertions
+from holodeck_lsp.runner.tool_assertions import ToolVerdict, expected_as_json, turn_regex_pairs
+
+
+def check_tools(
+    expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation], name_errors: bool = True
+) -> ToolVerdict:
+    """The turn's verdict, its regexes judged by `re` here (the run judges them in a child
+    process under a time limit: tests/security/test_regex_limits.py)."""
+    regexes = {(p, t): re.fullmatch(p, t) is not None for p, t in turn_regex_pairs(expected, calls)}
+    return tool_assertions.check_tools(
+        expected, calls, regexes, ("test_cases", 0), name_errors=name_errors
+    )
 
 
 def call(name: str, **args: Any) -> ToolInvocation:

@@ -287,7 +287,8 @@ def test_merge_refuses_missing_shards_and_other_suites(tmp_path: Path) -> None:
     assert invoke("merge", shards[0], "-o", merged) == (
         2,
         "",
-        "error: shard 2/2 is missing (pass --allow-partial to merge anyway)\n",
+        f"error: shard 2/2 is missing: given {shards[0]} (1/2) "
+        "(pass --allow-partial to merge anyway)\n",
     )
     assert not merged.exists()
     code, out, _ = invoke("merge", shards[0], "--allow-partial", "-o", merged)
@@ -309,7 +310,7 @@ def test_selection_by_keyword_and_limit(tmp_path: Path) -> None:
         bad = invoke("run", path, "--shard", "4/3")
     assert [r["test_name"] for r in by_keyword["results"]] == ["pear price", "lime price"]
     assert [r["test_name"] for r in limited["results"]] == ["apple price", "pear price"]
-    assert bad == (2, "", "error: --shard I/N needs 1 <= I <= N, got '4/3'\n")
+    assert bad == (2, "", "error: --shard I/N needs 1 <= I <= N <= 10,000, got '4/3'\n")
 
 
 JUNIT_AGENT = """
@@ -393,45 +394,45 @@ def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> No
     invoke("run", path, "--agent", "scripted:factory", "-q", "-o", md)
     text = re.sub(r"\d+ ms", "N ms", md.read_text())
     text = re.sub(r"in \d+\.\d+ s; [^;]+;", "in T s; TIME;", text)
-    tool_line = "- turn 1: expected add(a=2): arg 'a' mismatch: expected 2, got 1"
-    metric_line = "- turn 3: metric `numeric` failed: score 0"
+    tool_line = "- turn 1: `expected add(a=2): arg 'a' mismatch: expected 2, got 1`"
+    metric_line = "- turn 3: metric `numeric` failed: `score 0`"
     assert (
         text
-        == f"""# Test report: ci
+        == f"""# Test report: `ci`
 
 **1/2 test cases passed** (50%) in T s; TIME; `{path}`
 
 | test case | result | turns passed | time |
 |---|---|---|---|
-| mixed | FAIL | 1/4 | N ms |
-| single | PASS | single turn | N ms |
+| `mixed` | FAIL | 1/4 | N ms |
+| `single` | PASS | single turn | N ms |
 
 | metric | cases | mean score |
 |---|---|---|
-| numeric | 1 | 0.500 |
-| equality | 1 | 1.000 |
+| `numeric` | 1 | 0.500 |
+| `equality` | 1 | 1.000 |
 
-## FAIL: mixed
+## FAIL: `mixed`
 
 | turn | result | input | response | tool calls | metrics | time |
 |---|---|---|---|---|---|---|
-| 0 | PASS | fine | 42 | add | numeric 1.00 pass | N ms |
-| 1 | FAIL | wrong args | 42 | add |  | N ms |
-| 2 | FAIL | explode |  |  |  | N ms |
-| 3 | FAIL | wrong number | 42 | add | numeric 0.00 fail | N ms |
+| 0 | PASS | `fine` | `42` | `add` | `numeric 1.00 pass` | N ms |
+| 1 | FAIL | `wrong args` | `42` | `add` |  | N ms |
+| 2 | FAIL | `explode` |  |  |  | N ms |
+| 3 | FAIL | `wrong number` | `42` | `add` | `numeric 0.00 fail` | N ms |
 
 Failures:
 
 {tool_line}
-- turn 2: Agent error: RuntimeError: kaput
+- turn 2: `Agent error: RuntimeError: kaput`
 {metric_line}
 
-## PASS: single
+## PASS: `single`
 
-- input: fine
-- response: 42
-- tool calls: add
-- metrics: equality 1.00 pass
+- input: `fine`
+- response: `42`
+- tool calls: `add`
+- metrics: `equality 1.00 pass`
 """
     )
 

@@ -147,6 +147,7 @@ def pull_capabilities() -> types.ClientCapabilities:
 def server_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["HOME"] = str(home)  # no user config.yaml from the machine running the tests
+    env["XDG_CACHE_HOME"] = str(home / ".cache")  # nor its code cache (server/code_cache.py)
     env.setdefault("HOLODECK_LSP_LOG", "warning")
     return env
 

@@ -104,7 +104,8 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
         assert hover is not None and isinstance(hover.contents, types.MarkupContent)
         assert "**Last run: FAIL** turn 1" in hover.contents.value
         assert (
-            "tool calls: lookup(metric='operating_cash_flow', year='2020')" in hover.contents.value
+            "tool calls: `lookup(metric='operating_cash_flow', year='2020')`"
+            in hover.contents.value
         )
     finally:
         await stop(client)

@@ -47,11 +47,17 @@ class Wire:
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def start(cls, home: Path) -> Wire:
+    async def start(cls, home: Path, env: dict[str, str] | None = None,
+                    stderr: Path | None = None) -> Wire:
+        """The server, with ``env`` added to its environment and its stderr kept in
+        ``stderr`` (else dropped)."""
         home.mkdir(parents=True, exist_ok=True)
-        process = await asyncio.create_subprocess_exec(
-            *SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL, env=server_env(home), limit=2**26)
+        with contextlib.ExitStack() as files:
+            errors = (files.enter_context(stderr.open("wb")) if stderr is not None
+                      else asyncio.subprocess.DEVNULL)
+            process = await asyncio.create_subprocess_exec(
+                *SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=errors, env={**server_env(home), **(env or {})}, limit=2**26)
         return cls(process)
 
     async def _read(self) -> None:

@@ -50,7 +50,7 @@ def main():
     sys.path[0:0] = paths
     inherited = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join(paths + ([inherited] if inherited else []))
-    from holodeck_lsp.cli import main as cli
+    from holodeck_lsp.__main__ import main as cli
 
     sys.argv[0] = "holodeck-lsp"
     cli()

@@ -17,12 +17,14 @@ import httpx
 
 from holodeck_lsp import __version__
 from holodeck_lsp.runner.backends.base import BackendError, SessionBroken, note_service_failure
+from holodeck_lsp.runner.backends.targets import public_url
 from holodeck_lsp.runner.backends.transport import (
     StaleConnection,
     StreamTransport,
     proxy_configured,
 )
-from holodeck_lsp.runner.redaction import Redactor
+from holodeck_lsp.runner.redaction import Secrets, active
+from holodeck_lsp.runner.secret_sources import header_secrets
 
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 # The request can never succeed with these: the rest of the session would fail the same way.
@@ -52,10 +54,10 @@ class RetryPolicy:
         return backoff * (0.5 + random.random() / 2)  # jitter spreads parallel retries
 
 
-def _excerpt(response: httpx.Response, redact: Redactor) -> str:
-    # Masked before it is cut: a key cut in half would no longer be recognised.
-    text = redact(response.text.strip().replace("\n", " "))
-    return text[:300] + ("..." if len(text) > 300 else "")
+def _excerpt(response: httpx.Response, secrets: Secrets) -> str:
+    # Masked before it is cut (300 characters, then "..."): a key cut in half would no
+    # longer be recognised.
+    return secrets.clip(response.text.strip().replace("\n", " "), 300 + len("..."))
 
 
 @dataclass(frozen=True)
@@ -117,11 +119,8 @@ class JsonClient:
             for _ in range(max(1, max_connections))
         ]
         # Error bodies may echo the request's credentials: never let them through.
-        self.redact = Redactor(
-            value.split()[-1]
-            for name, value in headers.items()
-            if name.lower() in CREDENTIAL_HEADERS and value.split()
-        )
+        self.secrets = active()
+        self.secrets.add_all(header_secrets(headers, CREDENTIAL_HEADERS))
         self._refusals = 0  # 401/403 answers in a row, over all sessions
         self._refused: str | None = None
         self._urls: dict[str, httpx.URL] = {}
@@ -146,7 +145,8 @@ class JsonClient:
         except httpx.TransportError as exc:
             stale = isinstance(exc, StaleConnection)
             kind = "RemoteProtocolError" if stale else type(exc).__name__  # one name, one fault
-            return _NoResponse(f"{kind}: {exc or 'connection failed'} ({url})", stale)
+            where = public_url(url)
+            return _NoResponse(f"{kind}: {exc or 'connection failed'} ({where})", stale)
         finally:
             self._idle.put_nowait(lane)
 
@@ -166,7 +166,7 @@ class JsonClient:
                 self._refusals = 0
                 return self._decode(response)
             else:
-                last = f"HTTP {response.status_code}: {_excerpt(response, self.redact)}"
+                last = f"HTTP {response.status_code}: {_excerpt(response, self.secrets)}"
                 note_service_failure(last)
                 if response.status_code in REFUSALS:
                     self._refusals += 1
@@ -185,7 +185,7 @@ class JsonClient:
             data = response.json()
         except ValueError:
             raise BackendError(
-                f"the model service sent invalid JSON: {_excerpt(response, self.redact)}"
+                f"the model service sent invalid JSON: {_excerpt(response, self.secrets)}"
             ) from None
         if not isinstance(data, dict):
             raise BackendError("the model service sent JSON that is not an object")

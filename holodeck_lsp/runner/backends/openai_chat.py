@@ -19,6 +19,7 @@ from holodeck_lsp.runner.backends.base import (
 from holodeck_lsp.runner.backends.http import JsonClient
 from holodeck_lsp.runner.backends.reasoning import is_reasoning_model
 from holodeck_lsp.runner.backends.structured import SCHEMA_NAME, OutputSchema, final_reply
+from holodeck_lsp.runner.redaction import active
 from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
 from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
 
@@ -193,7 +194,8 @@ def _first_message(data: dict[str, Any]) -> dict[str, Any]:
         message = choices[0].get("message")
         if isinstance(message, dict):
             return message
-    raise BackendError(f"the reply has no choices[0].message: {json.dumps(data)[:300]}")
+    shown = active().clip(json.dumps(data), 300, "")
+    raise BackendError(f"the reply has no choices[0].message: {shown}")
 
 
 class ChatBackend:

@@ -3,8 +3,11 @@ the environment. Shared by the chat backends and the embedding client of the too
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
+from holodeck_lsp.hygiene.clipping import MASK
 from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
@@ -21,8 +24,55 @@ def api_key(model: LLMProvider, env: Mapping[str, str], variable: str) -> str | 
 
 
 def join_url(base: str, suffix: str) -> str:
-    base = base.rstrip("/")
-    return base if base.endswith(suffix) else base + suffix
+    """``suffix`` added to the path of ``base`` (unless it ends with it already); the
+    query, if any, stays at the end."""
+    parts = urlsplit(base.strip())
+    path = parts.path.rstrip("/")
+    return urlunsplit(parts._replace(path=path if path.endswith(suffix) else path + suffix))
+
+
+def with_query(url: str, name: str, value: str) -> str:
+    """``url`` with ``name=value`` added to its query."""
+    parts = urlsplit(url)
+    pair = f"{quote(name)}={quote(value)}"
+    return urlunsplit(parts._replace(query=f"{parts.query}&{pair}" if parts.query else pair))
+
+
+# Query parameters that carry a credential (`?token=`, `?api-key=`, `?sig=`, Azure
+# Functions' `?code=`).
+_CREDENTIAL_PARAMETER = re.compile(
+    r"(?i)(key|token|secret|password|passwd|signature|credentials?|auth|sig|code)$"
+)
+
+
+def url_credentials(url: str) -> list[str]:
+    """The secrets a URL carries, as written and decoded: its user and password, and the
+    values of its credential parameters."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return []
+    found: list[str] = []
+    userinfo, at, _host = parts.netloc.rpartition("@")
+    if at:
+        found += [piece for piece in userinfo.split(":", 1) if piece]
+    for raw in parts.query.split("&"):
+        name, equals, value = raw.partition("=")
+        if equals and value and _CREDENTIAL_PARAMETER.search(unquote(name).replace("-", "_")):
+            found.append(value)
+    return found + [unquote(piece) for piece in found if unquote(piece) != piece]
+
+
+def public_url(url: str) -> str:
+    """``url`` as it may be printed: user, password and every query value replaced."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return MASK
+    _userinfo, at, host = parts.netloc.rpartition("@")
+    netloc = f"{MASK}@{host}" if at else host
+    query = "&".join(f"{name}={MASK}" for name, _ in parse_qsl(parts.query, True))
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def service_target(
@@ -38,16 +88,15 @@ def service_target(
         if not key:
             raise BackendConfigError("no API key: set model.api_key or AZURE_OPENAI_API_KEY")
         version = model.api_version or env.get("OPENAI_API_VERSION") or DEFAULT_AZURE_API_VERSION
-        base = str(model.endpoint).rstrip("/")
         name = deployment or model.name
-        return f"{base}/openai/deployments/{name}{suffix}?api-version={version}", {"api-key": key}
+        url = join_url(str(model.endpoint), f"/openai/deployments/{name}{suffix}")
+        return with_query(url, "api-version", version), {"api-key": key}
     if provider is ProviderEnum.OLLAMA:
         base = model.endpoint or env.get("OLLAMA_HOST") or "http://localhost:11434"
         if "://" not in base:
             base = "http://" + base
-        base = base.rstrip("/")
-        if not base.endswith(("/v1", suffix)):
-            base += "/v1"  # Ollama's OpenAI-compatible API lives under /v1
+        if not urlsplit(base).path.rstrip("/").endswith(("/v1", suffix)):
+            base = join_url(base, "/v1")  # Ollama's OpenAI-compatible API lives under /v1
         key = api_key(model, env, "OLLAMA_API_KEY")
         return join_url(base, suffix), {"Authorization": f"Bearer {key}"} if key else {}
     base = model.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 
 import httpx
 
+from holodeck_lsp.runner.redaction import active
+
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
 _NO_BODY_STATUSES = frozenset({204, 304})
 
@@ -124,7 +126,8 @@ async def _head(
 ) -> tuple[int, list[tuple[bytes, bytes]]]:
     parts = status_line.split(None, 2)
     if len(parts) < 2 or not parts[0].startswith(b"HTTP/"):
-        raise httpx.RemoteProtocolError(f"bad status line {status_line[:80]!r}")
+        shown = active().clip(status_line.decode("latin-1"), 80, "")
+        raise httpx.RemoteProtocolError(f"bad status line {shown!r}")
     headers = []
     while True:
         line = await reader.readline()
@@ -134,7 +137,8 @@ async def _head(
             raise httpx.RemoteProtocolError("the connection closed inside the headers")
         name, sep, value = line.partition(b":")
         if not sep:
-            raise httpx.RemoteProtocolError(f"bad header line {line[:80]!r}")
+            shown = active().clip(line.decode("latin-1"), 80, "")
+            raise httpx.RemoteProtocolError(f"bad header line {shown!r}")
         headers.append((name.strip(), value.strip()))
     return int(parts[1]), headers
 

@@ -14,6 +14,7 @@ from holodeck_lsp.runner.backends.base import Backend, Reply, Session, TurnFailu
 from holodeck_lsp.runner.evaluators.judge_reply import MalformedReply, parse_object
 from holodeck_lsp.runner.evaluators.rubrics import SYSTEM_PROMPT, Rubric, Verdict
 from holodeck_lsp.runner.exchange import Recorder, RecordingSession, ReplayBackend, TimedSession
+from holodeck_lsp.runner.redaction import active
 
 DEFAULT_RETRIES = 1  # when the metric has no `retry_on_failure`
 RAW_LIMIT = 1000  # characters of an unusable reply kept in the metric's error
@@ -133,7 +134,7 @@ class JudgeOutcome:
 
 
 def _excerpt(text: str) -> str:
-    return text if len(text) <= RAW_LIMIT else text[:RAW_LIMIT] + "..."
+    return active().clip(text, RAW_LIMIT + 3)
 
 
 class JudgePanel:

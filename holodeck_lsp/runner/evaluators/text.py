@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.evaluation import EvaluationMetric
+from holodeck_lsp.runner.redaction import active
 
 _SPACES = re.compile(r"\s+")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -31,7 +32,7 @@ def path_leaf(response: str, path: str) -> tuple[str | None, str | None]:
     try:
         node: Any = json.loads(response)
     except ValueError as exc:
-        shown = response[:80].replace("\n", " ")
+        shown = active().clip(response, 80, "").replace("\n", " ")
         return None, (
             f"response_path={path!r} but response is not JSON "
             f"({type(exc).__name__}: {exc}); got: {shown!r}"

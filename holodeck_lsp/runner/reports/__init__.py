@@ -6,8 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.hygiene.controls import encodable
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.output import atomic_write
+from holodeck_lsp.runner.redaction import Secrets, map_strings
 from holodeck_lsp.runner.reports.html import render_html
 from holodeck_lsp.runner.reports.junit import render_junit
 from holodeck_lsp.runner.reports.markdown import render_markdown
@@ -41,13 +43,28 @@ def renderer_for(path: Path) -> Callable[[TestReport], str]:
 
 
 def write_reports(
-    report: TestReport, paths: list[Path], redact: Callable[[str], str] = str
+    report: TestReport, paths: list[Path], secrets: Secrets | None = None
 ) -> list[str]:
-    """Every report that can be written is; returns why the others could not be."""
+    """Every report that can be written is; returns why the others could not be.
+
+    The report's values are masked before any format escapes or cuts them; each rendered
+    text is masked once more, in case a secret got there another way."""
+    secrets = secrets or Secrets()
+    # The JSON report tells whether any value needs masking: most reports need none, and
+    # their JSON is written as it is (no second rendering, no walk over the values).
+    try:
+        data = render_json(report)
+    except ValueError:  # a lone surrogate from a service's JSON: no format could hold it
+        report = map_strings(report, encodable)
+        data = render_json(report)
+    if secrets.touches(data):
+        report = secrets.mask_model(report, touched=True)
+        data = render_json(report)
     problems = []
     for path in paths:
+        render = renderer_for(path)
         try:
-            atomic_write(path, redact(renderer_for(path)(report)))
+            atomic_write(path, secrets.mask(data if render is render_json else render(report)))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")
     return problems

@@ -11,6 +11,7 @@ import re
 from html import escape
 from typing import Any
 
+from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.models.test_result import (
     MetricResult,
     TestReport,
@@ -77,7 +78,7 @@ SCRIPT = """
 
 
 def _cut(text: str, limit: int = TEXT_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit, "…")
 
 
 def _json(value: Any, limit: int = VALUE_LIMIT) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.hygiene.xml import xml_text
 from holodeck_lsp.models.test_result import (
     MetricResult,
     RepeatedCase,
@@ -21,8 +23,15 @@ from holodeck_lsp.runner.tool_assertions import is_assertion_line
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+    return clip(" ".join(text.split()), limit)
+
+
+def _well_formed(root: ET.Element) -> None:
+    """Characters XML 1.0 forbids (a reply's control characters) become visible escapes."""
+    for element in root.iter():
+        element.text = xml_text(element.text) if element.text else element.text
+        for name, value in element.attrib.items():
+            element.attrib[name] = xml_text(value)
 
 
 def _seconds(ms: int) -> str:
@@ -154,5 +163,6 @@ def render_junit(report: TestReport) -> str:
     for key, value in totals.items():
         root.set(key, str(value))
     root.set("time", _seconds(report.summary.total_duration_ms))
+    _well_formed(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"

@@ -1,7 +1,13 @@
-"""A Markdown report: the summary, then each test case turn by turn, naming what failed."""
+"""A Markdown report: the summary, then each test case turn by turn, naming what failed.
+
+Every text that came from the agent file, the model, a tool or a service is an inline code
+span: a reply cannot load an image, plant a link or break the table it stands in.
+"""
 
 from __future__ import annotations
 
+from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.models.test_result import (
     MetricResult,
     RepeatedCase,
@@ -13,13 +19,17 @@ from holodeck_lsp.models.test_result import (
 _CELL_LIMIT = 80
 
 
-def _cell(text: str | None, limit: int = _CELL_LIMIT) -> str:
+def _code(text: str | None, limit: int | None = None) -> str:
+    """Untrusted text as code, on one line, cut to ``limit`` characters."""
     if not text:
         return ""
     flat = " ".join(text.split())
-    if len(flat) > limit:
-        flat = flat[: limit - 3] + "..."
-    return flat.replace("|", "\\|")
+    return code_span(clip(flat, limit) if limit is not None else flat)
+
+
+def _cell(text: str | None, limit: int = _CELL_LIMIT) -> str:
+    """Untrusted text as code in a table cell (where `|` must be escaped, even in code)."""
+    return _code(text, limit).replace("|", "\\|")
 
 
 def _label(result: TestResult, index: int) -> str:
@@ -54,6 +64,15 @@ def turn_problems(turn: TurnResult) -> list[str]:
     return out
 
 
+def _turn_failures(turn: TurnResult) -> list[str]:
+    """`turn_problems` as Markdown: the texts as code."""
+    out = [_code(e) for e in turn.errors]
+    for m in turn.metric_results:
+        if m.passed is False:
+            out.append(f"metric {_code(m.metric_name)} failed: {_code(metric_failure(m))}")
+    return out
+
+
 def _turn_table(result: TestResult) -> list[str]:
     lines = [
         "| turn | result | input | response | tool calls | metrics | time |",
@@ -70,27 +89,29 @@ def _turn_table(result: TestResult) -> list[str]:
 
 
 def _case_section(result: TestResult, index: int) -> list[str]:
-    lines = [f"## {_verdict(result.passed)}: {_label(result, index)}", ""]
+    lines = [f"## {_verdict(result.passed)}: {_code(_label(result, index))}", ""]
     if result.turns:
         lines += _turn_table(result)
         failures = [
             f"- turn {t.turn_index}: {problem}"
             for t in result.turns
-            for problem in turn_problems(t)
+            for problem in _turn_failures(t)
         ]
     else:
         lines += [
-            f"- input: {_cell(result.test_input, 200)}",
-            f"- response: {_cell(result.agent_response, 200)}",
-            f"- tool calls: {', '.join(result.tool_calls) or 'none'}",
+            f"- input: {_code(result.test_input, 200)}",
+            f"- response: {_code(result.agent_response, 200)}",
+            f"- tool calls: {_code(', '.join(result.tool_calls)) or 'none'}",
         ]
         if result.metric_results:
-            lines.append(f"- metrics: {'; '.join(_metric(m) for m in result.metric_results)}")
-        failures = [f"- {e}" for e in result.errors]
+            scores = "; ".join(_metric(m) for m in result.metric_results)
+            lines.append(f"- metrics: {_code(scores)}")
+        failures = [f"- {_code(e)}" for e in result.errors]
         if result.tools_matched is False:
-            failures.append(f"- expected tools not matched: {result.expected_tools}")
+            failures.append(f"- expected tools not matched: {_code(str(result.expected_tools))}")
         failures += [
-            f"- metric `{m.metric_name}` failed: {m.error or m.reasoning or 'below threshold'}"
+            f"- metric {_code(m.metric_name)} failed: "
+            f"{_code(m.error or m.reasoning or 'below threshold')}"
             for m in result.metric_results
             if m.passed is False
         ]
@@ -125,19 +146,20 @@ def _repeats_table(repeats: list[RepeatedCase]) -> list[str]:
 def _interruption(report: TestReport) -> list[str]:
     if not report.interrupted:
         return []
-    line = f"**The run stopped early** ({report.stop_reason or 'interrupted'})."
+    line = f"**The run stopped early** ({_code(report.stop_reason or 'interrupted')})."
     if report.not_run:
-        line += f" Not run: {', '.join(report.not_run)}."
+        line += f" Not run: {', '.join(_code(label) for label in report.not_run)}."
     return [line, ""]
 
 
 def render_markdown(report: TestReport) -> str:
     s = report.summary
     lines = [
-        f"# Test report: {report.agent_name}",
+        f"# Test report: {_code(report.agent_name)}",
         "",
         f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%) in "
-        f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; `{report.agent_config_path}`",
+        f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; "
+        f"{_code(report.agent_config_path)}",
         "",
         *_interruption(report),
         "| test case | result | turns passed | time |",
@@ -154,7 +176,7 @@ def render_markdown(report: TestReport) -> str:
     if s.average_scores:
         lines += ["", "| metric | cases | mean score |", "|---|---|---|"]
         for name, score in s.average_scores.items():
-            lines.append(f"| {name} | {s.metrics_evaluated.get(name, 0)} | {score:.3f} |")
+            lines.append(f"| {_cell(name)} | {s.metrics_evaluated.get(name, 0)} | {score:.3f} |")
     if report.repeats:
         lines += _repeats_table(report.repeats)
     lines.append("")

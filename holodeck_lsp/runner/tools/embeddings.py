@@ -20,7 +20,8 @@ from holodeck_lsp.models.llm import LLMProvider, ProviderEnum
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
 from holodeck_lsp.runner.backends.base import TurnFailure
 from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
-from holodeck_lsp.runner.backends.targets import BackendConfigError, service_target
+from holodeck_lsp.runner.backends.targets import BackendConfigError, public_url, service_target
+from holodeck_lsp.runner.redaction import active
 from holodeck_lsp.runner.tools.embedding_cache import EmbeddingCache
 
 # Lengths of the vectors of well-known models; others are learnt from the first reply.
@@ -96,7 +97,7 @@ def embedding_target(agent: Agent, env: Mapping[str, str]) -> EmbeddingTarget:
 def _vectors(data: dict[str, Any], count: int) -> list[list[float]]:
     items = data.get("data")
     if not isinstance(items, list) or len(items) != count:
-        raise EmbeddingError(f"the embeddings service sent {str(data)[:200]!r}")
+        raise EmbeddingError(f"the embeddings service sent {active().clip(str(data), 200, '')!r}")
     ordered = sorted(items, key=lambda item: int(item.get("index", 0)))
     try:
         return [[float(x) for x in item["embedding"]] for item in ordered]
@@ -139,10 +140,10 @@ class Embedder:
         try:
             data = await asyncio.wait_for(self._client.post(self.target.url, body), self.timeout)
         except TurnFailure as exc:
-            raise EmbeddingError(f"{self.target.url}: {exc}") from None
+            raise EmbeddingError(f"{public_url(self.target.url)}: {exc}") from None
         except asyncio.TimeoutError:
             raise EmbeddingError(
-                f"{self.target.url}: no answer within {self.timeout:g} s"
+                f"{public_url(self.target.url)}: no answer within {self.timeout:g} s"
             ) from None
         return _vectors(data, len(texts))
 

@@ -17,6 +17,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from holodeck_lsp.install_hints import install_extra
 from holodeck_lsp.models.tools import MCPTool, TransportType
+from holodeck_lsp.runner.redaction import active
+from holodeck_lsp.runner.secret_sources import mapping_secrets
 from holodeck_lsp.runner.tools.base import (
     FunctionSpec,
     ToolContext,
@@ -65,6 +67,9 @@ def server_env(tool: MCPTool, folder: Path) -> dict[str, str]:
         except (OSError, UnicodeDecodeError) as exc:
             raise McpSetupError(f"cannot read env_file {path}: {exc}") from None
     env.update(tool.env or {})
+    # Whatever their names, these values may be tokens: the run masks them everywhere (a
+    # server that fails to start may print its environment to the stderr we show).
+    active().add_all(mapping_secrets(env, every=True))
     if tool.config:
         env["MCP_CONFIG"] = json.dumps(tool.config)
     return env

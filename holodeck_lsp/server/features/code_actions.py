@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from holodeck_lsp.editing.fixes import Fix, fixes_for, refactors_at
 from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.jobs import SOURCE
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.diagnostics import Diagnostic, Position, Range, Severity
+
+if TYPE_CHECKING:
+    from holodeck_lsp.editing.fixes import Fix
 
 _KINDS = {
     "quickfix": types.CodeActionKind.QuickFix,
@@ -81,6 +84,8 @@ def _ours(
 
 
 def _compute(request: _Request) -> list[tuple[Fix, types.Diagnostic | None]]:
+    from holodeck_lsp.editing.fixes import fixes_for, refactors_at  # see startup.LATE_IMPORTS
+
     found: list[tuple[Fix, types.Diagnostic | None]] = []
     for core, client in request.diagnostics:
         found.extend((fix, client) for fix in fixes_for(request.text, core))

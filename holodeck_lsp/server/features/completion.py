@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
-from holodeck_lsp.editing.completion import CompletionItem, complete
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.documents import kind_of_text
+
+if TYPE_CHECKING:
+    from holodeck_lsp.editing.completion import CompletionItem
 
 _KINDS = {
     "key": types.CompletionItemKind.Property,
@@ -46,6 +50,8 @@ async def completion(session: Session, params: types.CompletionParams) -> types.
         return empty
     positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
+    from holodeck_lsp.editing.completion import complete  # see startup.LATE_IMPORTS
+
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = complete(doc.text, line, character, kind)
     if found is None:

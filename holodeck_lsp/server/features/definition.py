@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from holodeck_lsp.editing.navigation import Target, definition_at
 from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
+
+if TYPE_CHECKING:
+    from holodeck_lsp.editing.navigation import Target
 
 
 def _located(
@@ -19,6 +22,8 @@ def _located(
 ) -> tuple[Target, str] | None:
     """The target and the text its position is in (read here, on the query worker; a
     file that is not a regular one of bounded size counts as empty)."""
+    from holodeck_lsp.editing.navigation import definition_at  # see startup.LATE_IMPORTS
+
     target = definition_at(text, file, line, character, roots)
     if target is None:
         return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.editing.hover import hover_at
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.documents import kind_of_text
@@ -16,16 +15,17 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
         return None
     positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
+    from holodeck_lsp.editing.hover import hover_at  # see startup.LATE_IMPORTS
+
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = await session.query(doc, hover_at, doc.text, line, character, kind)
-    last_run = session.run_results.hover(doc.uri, line)
+    markdown = session.features.hover_markdown
+    last_run = session.run_results.hover(doc.uri, line, markdown)
     if found is None and last_run is None:
         return None
-    markdown = session.features.hover_markdown
     text = (found.markdown if markdown else found.plain) if found is not None else ""
     if last_run is not None:  # the last run of the case or turn under the cursor
-        shown = last_run if markdown else last_run.replace("**", "")
-        text = f"{text}\n\n---\n\n{shown}" if text else shown
+        text = f"{text}\n\n---\n\n{last_run}" if text else last_run
     contents = types.MarkupContent(
         types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText, text
     )

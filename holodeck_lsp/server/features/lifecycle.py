@@ -7,6 +7,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from holodeck_lsp.server import code_cache, timing
 from holodeck_lsp.server.capabilities import resolve
 from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.routes import Route
@@ -19,10 +20,12 @@ _WATCHED = "**/*.{yaml,yml,py}"
 
 
 def initialize(session: Session, params: types.InitializeParams) -> None:
+    timing.mark("initialize read")
     session.features = resolve(params.capabilities)
-    session.documents.encoding = (
-        session.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    )
+    encoding = session.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+    # A plain str: it goes to the worker in each snapshot, and an lsprotocol enum member
+    # would make the worker load lsprotocol to unpickle it.
+    session.documents.encoding = str(getattr(encoding, "value", encoding))
     folders = [uri_path(f.uri) for f in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [uri_path(params.root_uri)]
@@ -121,6 +124,7 @@ def did_change_folders(session: Session, params: types.DidChangeWorkspaceFolders
 
 def shutdown(session: Session, params: None) -> None:
     session.stop()
+    code_cache.save()
 
 
 def exit_(session: Session, params: None) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from holodeck_lsp.server import timing
 from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 
 
 def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
+    timing.mark("didOpen read")
     session.supersede(params.text_document.uri, closed=True)  # opened again: a new text
     session.documents.open(params.text_document)
     session.engine.request(params.text_document.uri, immediate=True)

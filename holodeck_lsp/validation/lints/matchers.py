@@ -1,7 +1,8 @@
 """Argument matchers HoloDeck accepts but that cannot match what the author meant: an
 empty `regex` or `fuzzy` pattern (HL407), and a one-key mapping in another tool's
 vocabulary (`{equals: 3}`, `{startswith: "Par"}`, `{regx: "^a"}`, HL408), which HoloDeck
-compares as a literal mapping that no argument the model sends ever equals."""
+compares as a literal mapping that no argument the model sends ever equals; and a regex
+that can take exponential time (HL406)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import MATCHER_KEYS
 from holodeck_lsp.validation.collector import Collector
+from holodeck_lsp.validation.lints.backtracking import backtracks_exponentially
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # Other test tools' words for a comparison, by the HoloDeck matcher that writes it. Only
@@ -23,6 +25,13 @@ _REGEX = frozenset({"regexp", "matches"})
 _FUZZY = frozenset({"iequals", "equals_ignore_case"})
 
 
+BACKTRACKING = (
+    "this regex can backtrack exponentially: a repetition in it can match the same text in "
+    "more than one way (as in `(a+)+` or `(a|a)*`), so a value that almost matches makes "
+    "`re` try every way; `run` gives up on such a match at its time limit"
+)
+
+
 def matcher_rules(at: YamlPath, matcher: dict[Any, Any], collector: Collector) -> None:
     """One asserted argument written as a one-key mapping, at ``at``."""
     ((key, pattern),) = matcher.items()
@@ -34,6 +43,8 @@ def matcher_rules(at: YamlPath, matcher: dict[Any, Any], collector: Collector) -
                 f"an empty {key} pattern matches only an empty "
                 + ("or blank value" if key == "fuzzy" else "value"),
             )
+        elif key == "regex" and isinstance(pattern, str) and backtracks_exponentially(pattern):
+            collector.emit((*at, key), "HL406", BACKTRACKING)
         return
     meant = _meant(key, pattern) if isinstance(key, str) else None
     if meant is None:

@@ -1,19 +1,32 @@
 """YAML text -> (data, source map, problems), with the loader semantics HoloDeck uses.
 
 HoloDeck reads its files with PyYAML's safe loader (YAML 1.1: `yes`/`no` are booleans,
-`0777` is octal). We compose with the C-backed parser, which keeps node marks, and
-build the values with the same safe constructors, so the data we validate is the data
-HoloDeck would see, and every key and value keeps its exact position.
+`0777` is octal). We parse with the C-backed parser, which keeps marks, and build the
+values with the same resolver and safe constructors, so the data we validate is the data
+HoloDeck would see, and every key and value keeps its exact position. A text with nothing
+unusual is built straight from the parser's events (`_from_events`); any other is composed
+into nodes first (`_Builder`: aliases and their budget, merge keys, duplicate keys, tags,
+limits), and both give the same result (tests/validation/test_yaml_events.py).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.tokens import (
     BlockEndToken,
@@ -247,6 +260,9 @@ def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
             f"the file has {len(text):,} characters; files over {max_text:,} are not "
             "validated (document size limit)")))
     text, refused = _loadable(text)
+    built = _from_events(text)
+    if built is not None:
+        return LoadedYaml(built[0], SourceMap(built[1]), refused)
     # libyaml accepts tabs as separators where the pure-Python scanner (HoloDeck's) refuses
     # them; only a text with a tab needs the slower loader to get HoloDeck's verdict.
     try:
@@ -272,6 +288,122 @@ def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
                        and _ALIAS.search(text) is not None)
     data = builder.build(root, (), None)
     return LoadedYaml(data, SourceMap(builder.nodes), [*refused, *builder.problems])
+
+
+class _Unusual(Exception):
+    """Something `_from_events` leaves to the node builder, which reports on it."""
+
+
+_NO_KEY = object()  # a mapping waiting for its next key (None is a key: `~: x`)
+
+
+def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
+    """The data and positions of ``text`` built straight from the parser's events, a third
+    faster than composing nodes first, for texts with nothing unusual: no tab, alias,
+    merge key, key that is a list or mapping, duplicate key, tag that does not construct,
+    nesting past the limit, second document or YAML error. For any other text, None: the
+    node builder loads it, with its problems. Both give the same data and positions."""
+    if "\t" in text:  # HoloDeck's (the pure-Python) reader decides what a tab means
+        return None
+    resolve: Any = _RESOLVER.resolve  # untyped in the stubs
+    constructors = _CONSTRUCTOR.yaml_constructors
+    resolved: dict[tuple[str, Any], str] = {}
+    built: dict[tuple[str, str], Any] = {}
+    nodes: dict[YamlPath, NodeInfo] = {}
+    # Each open list or mapping: [container, path, pending key, key span, start, own key span]
+    stack: list[list[Any]] = []
+    root: Any = None
+    documents = 0
+    try:
+        events: Iterator[Any] = yaml.parse(text, Loader=_Loader)  # marks always set here
+        for event in events:
+            kind = event.__class__
+            if kind is ScalarEvent:
+                s, e = event.start_mark, event.end_mark
+                span = Span(s.line, s.column, e.line, e.column)
+                tag = event.tag
+                if tag is None or tag == "!":
+                    # Keys and many values repeat: the resolver (regular expressions in
+                    # Python) decides once per text and plainness.
+                    asked = (event.value, event.implicit)
+                    tag = resolved.get(asked)
+                    if tag is None:
+                        tag = resolved[asked] = resolve(ScalarNode, *asked)
+                if tag == _STR_TAG:
+                    value = event.value
+                elif (tag, event.value) in built:  # scalars construct to immutable values
+                    value = built[tag, event.value]
+                else:
+                    constructor = constructors.get(tag)
+                    if constructor is None or tag == _MERGE_TAG:
+                        raise _Unusual
+                    value = built[tag, event.value] = constructor(
+                        _CONSTRUCTOR, ScalarNode(tag, event.value, s, e, event.style))
+                if not stack:
+                    root = value
+                    nodes[()] = NodeInfo(None, span, "scalar", event.style)
+                    continue
+                top = stack[-1]
+                container = top[0]
+                if container.__class__ is dict:
+                    if top[2] is _NO_KEY:
+                        top[2], top[3] = value, span
+                        continue
+                    key = top[2]
+                    path: YamlPath = (*top[1], key)
+                    nodes[path] = NodeInfo(top[3], span, "scalar", event.style)
+                    size = len(container)
+                    container[key] = value
+                    if len(container) == size:  # a duplicate key
+                        raise _Unusual
+                    top[2] = _NO_KEY
+                else:
+                    item: YamlPath = (*top[1], len(container))
+                    nodes[item] = NodeInfo(None, span, "scalar", event.style)
+                    container.append(value)
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                new: Any = {} if kind is MappingStartEvent else []
+                key_span = None
+                if not stack:
+                    path, root = (), new
+                else:
+                    top = stack[-1]
+                    parent = top[0]
+                    if parent.__class__ is dict:
+                        if top[2] is _NO_KEY:  # a list or mapping as a key
+                            raise _Unusual
+                        path, key_span = (*top[1], top[2]), top[3]
+                        size = len(parent)
+                        parent[top[2]] = new
+                        if len(parent) == size:
+                            raise _Unusual
+                        top[2] = _NO_KEY
+                    else:
+                        path = (*top[1], len(parent))
+                        parent.append(new)
+                if len(stack) >= MAX_DEPTH:
+                    raise _Unusual
+                stack.append([new, path, _NO_KEY, None, event.start_mark, key_span])
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                container, path, _, _, s, key_span = stack.pop()
+                e = event.end_mark
+                nodes[path] = NodeInfo(key_span, Span(s.line, s.column, e.line, e.column),
+                                       "mapping" if kind is MappingEndEvent else "sequence",
+                                       None)
+            elif kind is AliasEvent:
+                raise _Unusual
+            elif kind is DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise _Unusual
+    except (_Unusual, yaml.YAMLError, ConstructorError, ValueError, TypeError, UnicodeError,
+            RecursionError):
+        return None
+    return root, nodes
+
+
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = SafeConstructor()
 
 
 def _unparsed(*problems: YamlProblem) -> LoadedYaml:

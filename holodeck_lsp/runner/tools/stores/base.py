@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from holodeck_lsp.runner.redaction import active
+
 
 @dataclass(frozen=True)
 class Chunk:
@@ -49,7 +51,7 @@ def describe(provider: str, exc: BaseException) -> StoreError:
     """A client library's failure as a one-line store error (some put whole HTTP bodies
     in their messages)."""
     text = str(exc).strip().splitlines()
-    first = text[0][:300] if text else ""
+    first = active().clip(text[0], 300, "") if text else ""
     return StoreError(f"{provider}: {type(exc).__name__}: {first}".rstrip(": "))
 
 

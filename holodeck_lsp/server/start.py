@@ -1,0 +1,50 @@
+"""`holodeck-lsp serve`: the validation worker starts first, then the protocol side loads.
+
+The worker's process loads the validation code while this one loads lsprotocol and
+pygls, so the two halves of start-up overlap, and the first document the editor opens
+finds a worker ready for it (`startup.py`). Only light modules are imported here, before
+the worker starts.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import sys
+
+from holodeck_lsp.isolation.children import drop_working_directory
+from holodeck_lsp.server import code_cache, stdio, timing
+from holodeck_lsp.server.startup import start_validator
+
+
+def _spare_children_the_main_script() -> None:
+    """multiprocessing runs the program's main script again in each child it starts, unless
+    `__main__` has a module spec; for `holodeck-lsp` that script loads the whole command
+    line (typer, click), and the worker's children need nothing of it."""
+    main = sys.modules.get("__main__")
+    if main is not None and getattr(main, "__spec__", None) is None:
+        main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
+
+
+def tcp_address(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (`:PORT` listens on 127.0.0.1); ValueError says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError("--tcp takes HOST:PORT")
+    return host or "127.0.0.1", int(port)
+
+
+def serve(host: str | None = None, port: int | None = None) -> None:
+    """Run the language server on stdio, or on TCP when a port is given."""
+    timing.claim_server()
+    timing.mark("started")
+    # Before anything starts a process or imports lazily: see isolation/ and stdio.py.
+    drop_working_directory()
+    pipes = stdio.take_protocol_pipes()
+    _spare_children_the_main_script()
+    validator = start_validator()
+    timing.mark("validation worker launched")
+    code_cache.install()  # before lsprotocol's classes are built
+    from holodeck_lsp.server import main
+
+    timing.mark("protocol side imported")
+    main.serve(pipes, validator, host, port)

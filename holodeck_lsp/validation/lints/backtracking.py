@@ -1,0 +1,404 @@
+"""Can a regex backtrack exponentially in Python's `re`? (HL406)
+
+`re` tries the ways a pattern can match one after another. When a repetition can match the
+same text in more than one way, as in `(a+)+` (how the `a`s split into iterations) or
+`(a|a)*` (which branch each `a` took), a text that almost matches has exponentially many
+ways to fail, all of them tried.
+
+The rule, on the pattern as `re` parses it: each character the pattern matches is a
+position (a set of characters); an edge joins two positions that can match one after the
+other, counted once per way the pattern allows (`(a+)+` joins `a` to `a` twice: the inner
+loop and the outer one). The pattern is reported when some position can be left and
+reached again along two different routes that read the same text: two edges between the
+same positions, or a pair of routes that part and meet again while reading the same
+characters (a cycle through a "same position" pair of the product of the graph with itself).
+Characters are told apart on ASCII, samples of other kinds and those the pattern names; a
+backreference counts as any one character.
+Repetitions of at most `UNROLLED` are written out, so bounded ones such as `(a|a){2}`
+stay polynomial; lookarounds are analysed on their own; an atomic group or a possessive
+repetition never gives back what it matched, so it counts as one opaque position.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    from re import _parser as sre_parse
+else:
+    import sre_parse
+
+UNROLLED = 8  # repetitions bounded by at most this are written out
+# Past these the pattern is not analysed (no warning): the check stays fast.
+MAX_POSITIONS = 300
+MAX_ALPHABET = 2_000  # characters told apart
+MAX_PAIR_STEPS = 100_000  # steps through pairs of positions
+MAX_LENGTH = 10_000  # characters of the pattern
+# Characters beyond ASCII that the classes tell apart: a letter, a non-ASCII digit, a
+# superscript (a word character that is no digit), a combining mark, spaces, CJK, an emoji.
+_SAMPLES = "é\u0663²\u0301\u00a0\u2028中\U0001f600"
+_IGNORECASE, _DOTALL, _ASCII = re.IGNORECASE, re.DOTALL, re.ASCII
+
+
+_Counter = Counter[int]
+
+
+class _Unsupported(Exception):
+    """A construct the rule does not model: no warning."""
+
+
+class _Node:
+    """A piece of the pattern: the positions it can start and end on, each with its number of
+    routes, and its number of routes through the empty text (0: it cannot match empty)."""
+
+    __slots__ = ("empty", "first", "last")
+
+    def __init__(
+        self, first: _Counter | None = None, last: _Counter | None = None, empty: int = 0
+    ) -> None:
+        self.first = first if first is not None else Counter()
+        self.last = last if last is not None else Counter()
+        self.empty = empty
+
+
+def _empty() -> _Node:
+    return _Node(empty=1)
+
+
+class _Alphabet:
+    """The characters the pattern's classes are told apart on, a bit each, and each
+    character class of the pattern as the set of those it matches."""
+
+    def __init__(self, chars: set[str]) -> None:
+        if len(chars) > MAX_ALPHABET:
+            raise _Unsupported
+        self.chars = sorted(chars)  # by code point
+        self.codes = [ord(ch) for ch in self.chars]
+        self.bit = {ch: 1 << i for i, ch in enumerate(self.chars)}
+        self.every = (1 << len(self.chars)) - 1
+        self._categories: dict[tuple[str, bool], int] = {}
+
+    def where(self, test: Any) -> int:
+        return sum(1 << i for i, ch in enumerate(self.chars) if test(ch))
+
+    def item(self, op: str, av: Any, flags: int) -> int:
+        """A LITERAL, NOT_LITERAL, ANY or IN item."""
+        if op == "LITERAL":
+            bits = self.bit[chr(av)]
+        elif op == "NOT_LITERAL":
+            bits = self.every & ~self.bit[chr(av)]
+        elif op == "ANY":
+            return self.every if flags & _DOTALL else self.every & ~self.bit["\n"]
+        else:
+            bits = self._set(av, bool(flags & _ASCII))
+        return self._folded(bits) if flags & _IGNORECASE else bits
+
+    def _set(self, items: list[tuple[Any, Any]], ascii_only: bool) -> int:
+        negated = bool(items) and items[0][0].name == "NEGATE"
+        bits = 0
+        for op, av in items[negated:]:
+            name = op.name
+            if name == "LITERAL":
+                bits |= self.bit[chr(av)]
+            elif name == "RANGE":
+                low, high = bisect_left(self.codes, av[0]), bisect_right(self.codes, av[1])
+                bits |= ((1 << high) - 1) & ~((1 << low) - 1)
+            elif name == "CATEGORY":
+                bits |= self._category(av.name, ascii_only)
+            else:
+                raise _Unsupported
+        return self.every & ~bits if negated else bits
+
+    def _category(self, name: str, ascii_only: bool) -> int:
+        key = (name, ascii_only)
+        if key not in self._categories:
+            self._categories[key] = self._category_bits(name, ascii_only)
+        return self._categories[key]
+
+    def _category_bits(self, name: str, ascii_only: bool) -> int:
+        kind = name.rsplit("_", 1)[-1]
+        if kind == "DIGIT":
+            bits = self.where(lambda ch: ch.isdecimal() and (ch.isascii() or not ascii_only))
+        elif kind == "SPACE":
+            bits = self.where(lambda ch: ch in " \t\n\r\f\v" if ascii_only else ch.isspace())
+        elif kind == "WORD":
+            bits = self.where(
+                lambda ch: (ch.isalnum() and (ch.isascii() or not ascii_only)) or ch == "_"
+            )
+        else:  # CATEGORY_LINEBREAK and the like
+            raise _Unsupported
+        return self.every & ~bits if "_NOT_" in name else bits
+
+    def _folded(self, bits: int) -> int:
+        """``bits`` and the characters that match them ignoring case."""
+        chosen = {ch for ch in self.chars if self.bit[ch] & bits}
+        return self.where(
+            lambda ch: ch in chosen or ch.lower() in chosen or ch.upper() in chosen
+        )
+
+
+class _Graph:
+    """Positions (what each matches) and the edges between them, counted once per way."""
+
+    def __init__(self, alphabet: _Alphabet) -> None:
+        self.alphabet = alphabet
+        self.classes: list[int] = []
+        self.follow: Counter[tuple[int, int]] = Counter()
+        self.opaque_bits = 0
+
+    def position(self, bits: int) -> _Node:
+        return self._add(bits)
+
+    def opaque(self) -> _Node:
+        """A position of its own kind, matching what no other position matches."""
+        self.opaque_bits += 1
+        return self._add(1 << (len(self.alphabet.chars) + self.opaque_bits))
+
+    def _add(self, bits: int) -> _Node:
+        if len(self.classes) >= MAX_POSITIONS:
+            raise _Unsupported
+        self.classes.append(bits)
+        spot = len(self.classes) - 1
+        return _Node(Counter({spot: 1}), Counter({spot: 1}))
+
+    def join(self, left: _Counter, right: _Counter) -> None:
+        for p, m in left.items():
+            for q, n in right.items():
+                self.follow[(p, q)] += m * n
+
+
+def _then(graph: _Graph, a: _Node, b: _Node) -> _Node:
+    graph.join(a.last, b.first)
+    return _Node(
+        a.first + _scaled(b.first, a.empty), b.last + _scaled(a.last, b.empty), a.empty * b.empty
+    )
+
+
+def _either(a: _Node, b: _Node) -> _Node:
+    return _Node(a.first + b.first, a.last + b.last, a.empty + b.empty)
+
+
+def _scaled(counter: _Counter, times: int) -> _Counter:
+    return Counter({k: v * times for k, v in counter.items()}) if times else Counter()
+
+
+def _sequence(graph: _Graph, items: Any, flags: int) -> _Node:
+    node = _empty()
+    for op, av in items:
+        node = _then(graph, node, _item(graph, op.name, av, flags))
+    return node
+
+
+def _item(graph: _Graph, op: str, av: Any, flags: int) -> _Node:
+    if op in ("LITERAL", "NOT_LITERAL", "ANY", "IN"):
+        return graph.position(graph.alphabet.item(op, av, flags))
+    if op == "GROUPREF":  # whatever the group matched: any character, as far as we know
+        return graph.position(graph.alphabet.every)
+    if op == "AT":
+        return _empty()
+    if op == "SUBPATTERN":
+        _group, added, removed, inner = av
+        return _sequence(graph, inner, (flags | added) & ~removed)
+    if op == "BRANCH":
+        node = _Node()
+        for branch in av[1]:
+            node = _either(node, _sequence(graph, branch, flags))
+        return node
+    if op == "GROUPREF_EXISTS":
+        _group, yes, no = av
+        return _either(_sequence(graph, yes, flags), _sequence(graph, no or [], flags))
+    if op in ("ASSERT", "ASSERT_NOT"):
+        _sequence(graph, av[1], flags)  # its own routes count; it matches no text
+        return _empty()
+    if op in ("MAX_REPEAT", "MIN_REPEAT"):
+        low, high, inner = av
+        return _repeat(graph, low, high, inner, flags)
+    if op in ("ATOMIC_GROUP", "POSSESSIVE_REPEAT"):
+        return graph.opaque()
+    raise _Unsupported
+
+
+def _repeat(graph: _Graph, low: int, high: int, inner: Any, flags: int) -> _Node:
+    if high <= UNROLLED:
+        # x{2,4} is x x (x (x)?)?: each optional copy nested in the one before.
+        optional = _empty()
+        for _ in range(high - low):
+            optional = _either(_then(graph, _sequence(graph, inner, flags), optional), _empty())
+        node = _empty()
+        for _ in range(low):
+            node = _then(graph, node, _sequence(graph, inner, flags))
+        return _then(graph, node, optional)
+    body = _sequence(graph, inner, flags)
+    graph.join(body.last, body.first)  # the next iteration after this one
+    return _Node(body.first, body.last, body.empty + (1 if low == 0 else 0))
+
+
+def _components(nodes: list[Any], edges: dict[Any, list[Any]]) -> Iterator[list[Any]]:
+    """Strongly connected components (Tarjan's algorithm, without recursion)."""
+    index: dict[Any, int] = {}
+    low: dict[Any, int] = {}
+    stack: list[Any] = []
+    on_stack: set[Any] = set()
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(edges.get(root, ())))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            for successor in successors:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(edges.get(successor, ()))))
+                    break
+                if successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    yield component
+
+
+def _ambiguous(graph: _Graph) -> bool:
+    classes = graph.classes
+    # Edges into a position that matches nothing are never taken.
+    successors: dict[int, list[int]] = {}
+    predecessors: dict[int, list[int]] = {}
+    for p, q in graph.follow:
+        if classes[q]:
+            successors.setdefault(p, []).append(q)
+            predecessors.setdefault(q, []).append(p)
+    positions = list(range(len(classes)))
+    component = {p: n for n, c in enumerate(_components(positions, successors)) for p in c}
+    # Two edges between the same positions, on a cycle: two routes from p back to p.
+    if any(
+        n > 1 and classes[q] and component[p] == component[q]
+        for (p, q), n in graph.follow.items()
+    ):
+        return True
+    # Pairs of routes reading the same characters: the product of the graph with itself. Two
+    # routes p -> p part at (p, p) and meet again at some (s, s); both sides stay in p's
+    # component, so they can go on to (p, p) together. Such a pair of routes exists exactly
+    # when some pair (q, r), q != r, can be reached from a (p, p) and can reach one.
+    product = _Product(classes, component)
+    forward = product.reached(successors, True)
+    if forward is None:
+        return True
+    ahead = {(p, q) for p, q in forward if p != q}
+    behind = product.reached(predecessors, False) if ahead else set()
+    return not ahead.isdisjoint(behind or ())
+
+
+class _Product:
+    """Pairs of positions of one component, walked in step on common characters."""
+
+    def __init__(self, classes: list[int], component: dict[int, int]) -> None:
+        self.classes = classes
+        self.component = component
+        self.budget = MAX_PAIR_STEPS
+
+    def reached(
+        self, links: dict[int, list[int]], forward: bool
+    ) -> set[tuple[int, int]] | None:
+        """The pairs reached from the same-position pairs on a cycle, following ``links``
+        (successors, or predecessors when not ``forward``). None going forward when two
+        routes that parted meet again at once: the answer, found early."""
+        seen = {(p, p) for p in links if any(self._near(p, s) for s in links[p])}
+        todo = list(seen)
+        while todo:
+            pair = todo.pop()
+            for step in self._steps(pair, links, forward):
+                if forward and pair[0] != pair[1] and step[0] == step[1]:
+                    return None
+                if step not in seen:
+                    seen.add(step)
+                    todo.append(step)
+        return seen
+
+    def _near(self, p: int, q: int) -> bool:
+        return self.component[p] == self.component[q]
+
+    def _steps(
+        self, pair: tuple[int, int], links: dict[int, list[int]], forward: bool
+    ) -> Iterator[tuple[int, int]]:
+        p, q = pair
+        if not forward and not self.classes[p] & self.classes[q]:
+            return  # no step leads into positions that share no character
+        for p2 in links.get(p, ()):
+            for q2 in links.get(q, ()):
+                self.budget -= 1
+                if self.budget < 0:
+                    raise _Unsupported
+                shared = not forward or self.classes[p2] & self.classes[q2]
+                if shared and self._near(p2, p) and self._near(q2, q):
+                    yield p2, q2
+
+
+def _alphabet(parsed: Any) -> _Alphabet:
+    """ASCII, samples of other kinds of characters, and every character the pattern names
+    (with its other case)."""
+    chars = {chr(i) for i in range(128)} | set(_SAMPLES)
+    for code in _codes(parsed):
+        ch = chr(code)
+        chars.update((ch, ch.lower()[:1] or ch, ch.upper()[:1] or ch))
+        if len(chars) > MAX_ALPHABET:
+            raise _Unsupported
+    return _Alphabet(chars)
+
+
+def _codes(items: Any) -> Iterator[int]:
+    """The character codes of every literal and range bound in a parsed pattern."""
+    for op, av in items:
+        name = op.name
+        if name in ("LITERAL", "NOT_LITERAL"):
+            yield av
+        elif name == "RANGE":
+            yield from av
+        elif name == "IN":
+            yield from _codes(av)
+        elif name == "BRANCH":
+            for branch in av[1]:
+                yield from _codes(branch)
+        elif name == "GROUPREF_EXISTS":
+            yield from _codes(av[1])
+            yield from _codes(av[2] or [])
+        elif name in ("SUBPATTERN", "MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            yield from _codes(av[-1])
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            yield from _codes(av[1])
+        elif name == "ATOMIC_GROUP":
+            yield from _codes(av)
+
+
+@functools.lru_cache(maxsize=1024)
+def backtracks_exponentially(pattern: str) -> bool:
+    """Whether ``pattern`` (which compiles) can take exponential time in `re`."""
+    if len(pattern) > MAX_LENGTH:
+        return False
+    try:
+        parsed = sre_parse.parse(pattern)
+        graph = _Graph(_alphabet(parsed))
+        _sequence(graph, parsed, parsed.state.flags)
+        return _ambiguous(graph)
+    except (_Unsupported, re.error, RecursionError):
+        return False

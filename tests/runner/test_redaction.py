@@ -1,0 +1,104 @@
+"""The masker's pieces: encodings it recognises, cuts that leave no part of a mask, URLs
+printed without credentials, and where the registry finds secrets in a configuration."""
+
+from __future__ import annotations
+
+import html
+import json
+from urllib.parse import quote
+
+import pytest
+
+from holodeck_lsp.hygiene.clipping import MASK, clip
+from holodeck_lsp.hygiene.markdown import code_span
+from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.runner.backends.targets import join_url, public_url, url_credentials
+from holodeck_lsp.runner.redaction import Secrets
+from holodeck_lsp.runner.secret_sources import config_secrets, environment_secrets
+
+SECRET = "Qz7&vK<p9>Lm\"Wx'Rt|Ny4&Hb<Jc"
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        SECRET,
+        json.dumps(SECRET)[1:-1],
+        html.escape(SECRET),
+        html.escape(json.dumps(SECRET)[1:-1]),  # JSON shown in an HTML page
+        SECRET.replace("|", "\\|"),
+        quote(SECRET, safe=""),
+    ],
+)
+def test_a_secret_is_recognised_in_every_encoding_of_a_rendered_text(shown: str) -> None:
+    assert Secrets([SECRET]).mask(f"<td>key={shown};</td>") == f"<td>key={MASK};</td>"
+
+
+def test_a_cut_inside_a_mask_drops_the_mask_whole() -> None:
+    text = "x" * 20 + MASK + "y" * 20
+    assert [clip(text, limit) for limit in (22, 26, 33, 40)] == [
+        "x" * 19 + "...",
+        "x" * 20 + "...",  # "[REDA" would have been left
+        "x" * 20 + MASK + "...",
+        "x" * 20 + MASK + "y" * 7 + "...",
+    ]
+    assert Secrets([SECRET]).clip("k=" + SECRET + " and more", 10) == "k=..."
+
+
+def test_model_text_is_one_code_span_whatever_its_backticks() -> None:
+    assert code_span("a `b` c") == "``a `b` c``"
+    assert code_span("`x`") == "`` `x` ``"
+    assert code_span("![i](http://evil)\n\n# title") == "`![i](http://evil) # title`"
+    assert code_span("\x1b]0;t\x07") == "`\\x1b]0;t\\x07`"
+
+
+def test_urls_keep_their_query_last_and_are_printed_without_credentials() -> None:
+    base = "https://user:p%26ss@host/v1?token=t%3C1&api-version=2024"
+    assert join_url(base, "/chat/completions") == (
+        "https://user:p%26ss@host/v1/chat/completions?token=t%3C1&api-version=2024"
+    )
+    assert public_url(join_url(base, "/chat/completions")) == (
+        f"https://{MASK}@host/v1/chat/completions?token={MASK}&api-version={MASK}"
+    )
+    assert sorted(url_credentials(base)) == ["p%26ss", "p&ss", "t%3C1", "t<1", "user"]
+
+
+def test_the_registry_reads_keys_environments_headers_and_urls_of_a_configuration() -> None:
+    agent = Agent.model_validate(
+        {
+            "name": "a",
+            "model": {"provider": "openai", "name": "m", "api_key": "sk-model-key"},
+            "instructions": {"inline": "Hi."},
+            "tools": [
+                {
+                    "name": "db",
+                    "type": "mcp",
+                    "description": "d",
+                    "command": "npx",
+                    "env": {"ANY_NAME": "env-value-1", "PORT": "8080", "DEBUG": "true"},
+                },
+                {
+                    "name": "web",
+                    "type": "mcp",
+                    "description": "d",
+                    "transport": "http",
+                    "url": "https://host/mcp?sig=url-signature",
+                    "headers": {"X-Custom": "Bearer header-token"},
+                },
+            ],
+            # Test cases are data: an argument called `token` is not a secret.
+            "test_cases": [
+                {"input": "x", "expected_tools": [{"name": "t", "args": {"token": "data-1"}}]}
+            ],
+        }
+    )
+    assert sorted(config_secrets(agent)) == [
+        "Bearer header-token",
+        "env-value-1",
+        "header-token",
+        "sk-model-key",
+        "url-signature",
+    ]
+    assert environment_secrets(
+        {"GITHUB_TOKEN": "ghp-1", "PWD": "/w", "OPENAI_BASE_URL": "http://u:pw@h", "HOME": "/h"}
+    ) == ["ghp-1", "u", "pw"]
