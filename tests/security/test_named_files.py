@@ -70,46 +70,29 @@ def agent_naming(root: Path, target: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("target", "kind"),
+    ("key", "target", "kind"),
     [
-        ("/proc/self/environ", "a file of /proc"),
-        ("/dev/zero", "a character device"),
-        ("cases.yaml", "a FIFO (named pipe)"),  # made by the test
+        ("test_cases_file", "/proc/self/environ", "a file of /proc"),
+        ("test_cases_file", "/dev/zero", "a character device"),
+        ("test_cases_file", "cases.yaml", "a FIFO (named pipe)"),  # made by the test
+        ("response_format", "/proc/self/environ", "a file of /proc"),
+        ("response_format", "schema.json", "a FIFO (named pipe)"),  # made by the test
     ],
 )
-def test_a_special_file_is_one_error_and_never_read(tmp_path: Path, target: str, kind: str) -> None:
-    root = project(tmp_path)
-    if target == "cases.yaml":
-        os.mkfifo(root / target)
-    agent_naming(root, target)
-    code, out = check("agent.yaml", cwd=root)
-    assert code == 1
-    assert out.splitlines() == [
-        f"agent.yaml:7:18: error HL608 test_cases_file {target!r} is {kind}, not a regular file "
-        f"(looked for {target}) (test_cases_file)",
-        f"  test_cases_file: {target}",
-        "                   " + "^" * len(target),
-        "1 file(s) checked: 1 error(s), 0 warning(s)",
-    ]
-
-
-@pytest.mark.parametrize(
-    ("target", "kind"),
-    [("/proc/self/environ", "a file of /proc"), ("schema.json", "a FIFO (named pipe)")],
-)
-def test_a_response_format_schema_file_is_read_as_every_named_file(
-    tmp_path: Path, target: str, kind: str
+def test_a_special_file_is_one_error_and_never_read(
+    tmp_path: Path, key: str, target: str, kind: str
 ) -> None:
     root = project(tmp_path)
-    if target == "schema.json":
+    if not target.startswith("/"):
         os.mkfifo(root / target)
-    (root / "agent.yaml").write_text(AGENT + f"response_format: {target}\n", encoding="utf-8")
+    (root / "agent.yaml").write_text(AGENT + f"{key}: {target}\n", encoding="utf-8")
     code, out = check("agent.yaml", cwd=root)
     assert code == 1
+    named = "response_format schema file" if key == "response_format" else key
     assert out.splitlines() == [
-        f"agent.yaml:7:18: error HL608 response_format schema file {target!r} is {kind}, not "
-        f"a regular file (looked for {target}) (response_format)",
-        f"  response_format: {target}",
+        f"agent.yaml:7:18: error HL608 {named} {target!r} is {kind}, not a regular file "
+        f"(looked for {target}) ({key})",
+        f"  {key}: {target}",
         "                   " + "^" * len(target),
         "1 file(s) checked: 1 error(s), 0 warning(s)",
     ]
