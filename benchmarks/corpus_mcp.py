@@ -33,10 +33,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from holodeck_lsp.models.tools import MCPTool  # noqa: E402
-from holodeck_lsp.runner.loading import ConfigError, load_suite  # noqa: E402
-from holodeck_lsp.runner.tools.base import ToolContext, ToolKind  # noqa: E402
-from holodeck_lsp.runner.tools.box import PreflightError, ToolBox  # noqa: E402
-from holodeck_lsp.runner.tools.mcp import McpServerKind  # noqa: E402
+from holodeck_lsp.runner.collect.loading import ConfigError, load_suite  # noqa: E402
+from holodeck_lsp.runner.tools.mcp_servers import McpServerKind  # noqa: E402
+from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolKind  # noqa: E402
+from holodeck_lsp.runner.tools.toolbox import PreflightError, ToolBox  # noqa: E402
 
 CORPUS = REPO / "tests" / "data" / "corpus" / "real"
 SERVERS = REPO / "tests" / "runner" / "mcp"

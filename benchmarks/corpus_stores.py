@@ -29,9 +29,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool  # noqa: E402
-from holodeck_lsp.runner.loading import ConfigError, load_suite  # noqa: E402
-from holodeck_lsp.runner.tools.base import ToolContext, ToolStartError  # noqa: E402
-from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds  # noqa: E402
+from holodeck_lsp.runner.collect.loading import ConfigError, load_suite  # noqa: E402
+from holodeck_lsp.runner.tools.retrieval.retrieval_kinds import RetrievalKinds  # noqa: E402
+from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolStartError  # noqa: E402
 from tests.runner.fake_model import FakeModelServer, Reply  # noqa: E402
 from tests.runner.qdrant_standin import qdrant_standin  # noqa: E402
 from tests.runner.sample_files import one_page_pdf  # noqa: E402

@@ -126,12 +126,12 @@ def timed_run(path: Path, parallel: int) -> tuple[float, float, float]:
     """Seconds of one `run`: executing the test cases (the report's total_duration_ms),
     the whole command (loading and validating the suite included), and the CPU time of
     this process over the whole command."""
-    from holodeck_lsp.runner.command import RunOptions, run
+    from holodeck_lsp.runner.command import RunOptions, run_command
 
     report = path.parent / "report.json"
     options = RunOptions(path, parallel=parallel, quiet=True, user_config=False, outputs=[report])
     start, cpu = time.perf_counter(), time.process_time()
-    code = run(options, io.StringIO(), sys.stderr)
+    code = run_command(options, io.StringIO(), sys.stderr)
     whole, used = time.perf_counter() - start, time.process_time() - cpu
     if code != 0:
         raise SystemExit(f"the run failed with exit code {code}")

@@ -15,9 +15,10 @@ import click
 import typer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.check.formats import FORMATS
-from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.check.formats import DEFAULT_FORMAT, FORMATS
+from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from holodeck_lsp.hygiene.controls import visible
+from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT, DEFAULT_LLM_TIMEOUT
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
     UnknownCode,
@@ -25,6 +26,7 @@ from holodeck_lsp.validation.codes import (
     severity_override,
 )
 from holodeck_lsp.validation.diagnostics import Severity
+from holodeck_lsp.validation.file_kinds import DEFAULT_PATTERNS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,7 +76,7 @@ def check(
         typer.Option(
             "--format", "-f", help="Output format.", click_type=click.Choice(list(FORMATS))
         ),
-    ] = "text",
+    ] = DEFAULT_FORMAT,
     stdin_filename: Annotated[
         str | None, typer.Option(help="The path to report (and resolve from) for stdin.")
     ] = None,
@@ -92,7 +94,7 @@ def check(
         list[str] | None,
         typer.Option(
             "--severity",
-            help="Override a rule's severity: CODE=error|warning|information|hint|off. Repeatable.",
+            help=f"Override a rule's severity: CODE={'|'.join(SEVERITY_LEVELS)}. Repeatable.",
         ),
     ] = None,
     pattern: Annotated[
@@ -100,7 +102,7 @@ def check(
         typer.Option(
             "--pattern",
             help="File-name pattern of agent files in folders "
-            "(default: agent.yaml, agent.yml, *.agent.yaml, *.agent.yml). Repeatable.",
+            f"(default: {', '.join(DEFAULT_PATTERNS)}). Repeatable.",
         ),
     ] = None,
     color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour text.")] = None,
@@ -133,7 +135,6 @@ def check(
     gc.disable()
     from holodeck_lsp.check.checker import CheckOptions, check_changed, check_paths
     from holodeck_lsp.check.formats import TextFormat
-    from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
     from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])
@@ -276,12 +277,14 @@ def run(
     ] = None,
     llm_timeout: Annotated[
         float | None,
-        typer.Option(help="Seconds per turn (beats execution.llm_timeout; default 60)."),
+        typer.Option(
+            help=f"Seconds per turn (beats execution.llm_timeout; default {DEFAULT_LLM_TIMEOUT:g})."
+        ),
     ] = None,
     grader_timeout: Annotated[
         float,
         typer.Option(help="Seconds a code grader may take per call; then its metric fails."),
-    ] = 30.0,
+    ] = DEFAULT_GRADER_TIMEOUT,
     record: Annotated[
         Path | None, typer.Option(help="Write every exchange with the agent to this JSONL file.")
     ] = None,
@@ -356,8 +359,7 @@ def run(
     ] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
-    from holodeck_lsp.runner.command import RunOptions
-    from holodeck_lsp.runner.command import run as run_suite
+    from holodeck_lsp.runner.command import RunOptions, run_command
 
     options = RunOptions(
         agent_file=agent_file,
@@ -383,7 +385,7 @@ def run(
         up_to_turn=up_to_turn,
         from_report=from_report,
     )
-    raise typer.Exit(run_suite(options, sys.stdout, sys.stderr))
+    raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
 
 
 @app.command()
@@ -401,9 +403,9 @@ def merge(
     ] = False,
 ) -> None:
     """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
-    from holodeck_lsp.runner.command import merge as merge_reports
+    from holodeck_lsp.runner.command import merge_command
 
-    code = merge_reports(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
+    code = merge_command(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
     raise typer.Exit(code)
 
 
@@ -433,7 +435,7 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:
         print(f"holodeck-lsp: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         sys.exit(EXIT_USAGE)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from holodeck_lsp.named_files import NotReadable, read_bytes
 from holodeck_lsp.validation.config_merge import find_config
-from holodeck_lsp.validation.documents import (
+from holodeck_lsp.validation.file_kinds import (
     YAML_SUFFIXES,
     is_config_file,
     kind_of_data,

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_lsp.check.changed import triage
-from holodeck_lsp.check.files import yaml_files
+from holodeck_lsp.check.folder_walk import yaml_files
 from holodeck_lsp.check.results import CheckResult, FileResult
 from holodeck_lsp.named_files import NotReadable, read_text, resolve
 from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
-from holodeck_lsp.validation.documents import (
+from holodeck_lsp.validation.file_kinds import (
     DEFAULT_PATTERNS,
     Kind,
     is_config_file,

@@ -8,18 +8,17 @@ Only a regular file inside the project of the checked file is ever written.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from holodeck_lsp.check.files import name_in_repository
+from holodeck_lsp.check.folder_walk import name_in_repository
 from holodeck_lsp.check.results import FileResult
 from holodeck_lsp.editing.fixes import fixes_for
 from holodeck_lsp.editing.text_edits import Text, TextEdit, apply
+from holodeck_lsp.file_writes import replace_whole
 from holodeck_lsp.named_files import NotReadable, regular_file
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 
@@ -118,14 +117,5 @@ def write_fixed(fixed: FixedFile) -> None:
     # A rename would replace it all the same (and root may write anything): honour it.
     if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
         raise WriteRefused("the file is read-only")
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        # newline="": the text keeps the line endings it was read with.
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
-            stream.write(fixed.after)
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    # As bytes: the text keeps the line endings it was read with.
+    replace_whole(target, fixed.after.encode("utf-8"), mode, exact_mode=True)

@@ -248,3 +248,4 @@ FORMATS: dict[str, type[OutputFormat]] = {
     "sarif": SarifFormat,
     "github": GithubFormat,
 }
+DEFAULT_FORMAT = "text"

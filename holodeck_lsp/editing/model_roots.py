@@ -7,7 +7,7 @@ from pydantic import BaseModel
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_cases_file import TestCasesFile
-from holodeck_lsp.validation.documents import Kind
+from holodeck_lsp.validation.file_kinds import Kind
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 ROOTS: dict[str, type[BaseModel]] = {

@@ -1,4 +1,4 @@
-"""Evaluation metrics: built-in, G-Eval, RAG and user-code graders (seed §5-§7)."""
+"""Evaluation metrics: built-in, G-Eval, RAG and user-code graders."""
 
 import re
 from enum import Enum
@@ -22,8 +22,18 @@ BuiltInMetricName = Literal[
     "equality",
     "numeric",
 ]
-DETERMINISTIC_METRICS = frozenset({"equality", "numeric"})
-NLP_METRICS = frozenset({"bleu", "rouge", "meteor"})
+# The built-in metrics by family, the one home of that fact (validation, the runner and its
+# reports read it; METRIC_FAMILIES is what an editor can be given).
+JUDGED_METRICS = frozenset({"groundedness", "relevance", "coherence", "fluency"})  # a judge rates
+DETERMINISTIC_METRICS = frozenset({"equality", "numeric"})  # exact and numeric comparison
+NGRAM_METRICS = frozenset({"bleu", "rouge", "meteor"})  # n-gram overlap
+# Compared with `ground_truth`: they run only on a turn that has one.
+GROUND_TRUTH_METRICS = DETERMINISTIC_METRICS | NGRAM_METRICS
+METRIC_FAMILIES: dict[str, frozenset[str]] = {
+    "judged": JUDGED_METRICS,
+    "deterministic": DETERMINISTIC_METRICS,
+    "ngram": NGRAM_METRICS,
+}
 EVALUATION_PARAMS = ("input", "actual_output", "expected_output", "context", "retrieval_context")
 
 # One path segment: a key, then any number of [index] suffixes.
@@ -246,9 +256,9 @@ class CodeMetric(StrictModel):
 
 # Agent-level metrics are told apart by `type`, which must therefore be present there;
 # test-case and turn metrics are a plain union (an entry without `type` is `standard`).
-MetricType = Annotated[
-    EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric, Field(discriminator="type")
-]
+# A metric of any kind, once validated (what the runner plans, scores and reports).
+MetricConfig = EvaluationMetric | GEvalMetric | RAGMetric | CodeMetric
+MetricType = Annotated[MetricConfig, Field(discriminator="type")]
 _KIND_BY_KEY = (("grader", "code"), ("criteria", "geval"), ("metric_type", "rag"))
 
 

@@ -1,10 +1,8 @@
-"""Execution settings of a test run (seed §10)."""
+"""Execution settings of a test run (`execution:`)."""
 
 from pydantic import Field
 
 from holodeck_lsp.models._base import StrictModel
-
-DEFAULT_PARALLEL_TEST_CASES = 1
 
 
 class ExecutionConfig(StrictModel):

@@ -1,4 +1,4 @@
-"""Test cases, turns, expected tools and argument matchers (seed §1-§4)."""
+"""Test cases, turns, expected tools and argument matchers."""
 
 import re
 from typing import Annotated, Any, Literal
@@ -318,5 +318,3 @@ class TestCaseModel(StrictModel):
                 problems.append(((), fail(MISSING_INPUT, "a test case needs 'input' or 'turns'")))
         return cross_field_rules(cls, data, handler, problems)
 
-
-TestCase = TestCaseModel

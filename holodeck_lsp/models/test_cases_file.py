@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from holodeck_lsp.models.agent import MAX_TEST_CASES
@@ -23,3 +25,10 @@ class TestCasesFile(BaseModel):
         if len(value) > MAX_TEST_CASES:
             raise fail(TOO_MANY, "at most {limit} test cases per agent", limit=MAX_TEST_CASES)
         return value
+
+
+def test_cases_file_path(ref: str, agent_file: Path) -> Path:
+    """The file an agent's `test_cases_file: REF` names: REF itself when absolute, else
+    relative to the agent file's folder."""
+    named = Path(ref)
+    return named if named.is_absolute() else agent_file.parent / named

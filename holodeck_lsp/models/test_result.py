@@ -1,4 +1,5 @@
-"""What a test run produces: per-metric, per-turn and per-test-case results (seed §7a-§11)."""
+"""What a test run produces: per-metric, per-turn and per-test-case results, the summary
+and the report."""
 
 from typing import Any, Literal
 
@@ -85,7 +86,7 @@ class TurnResult(_Result):
 
 
 class TestResult(_Result):
-    """The outcome of one test case; multi-turn cases roll their turns up (seed §9)."""
+    """The outcome of one test case; multi-turn cases roll their turns up."""
 
     __test__ = False
 

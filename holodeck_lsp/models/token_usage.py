@@ -1,4 +1,4 @@
-"""Token accounting of one call, one turn or one test case (seed §10a)."""
+"""Token accounting of one call, one turn or one test case."""
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 

@@ -23,11 +23,12 @@ import marshal
 import os
 import stat
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from holodeck_lsp.file_writes import replace_whole
 
 log = logging.getLogger(__name__)
 # The modules whose calls to `compile` go through the cache: attrs's class builder and
@@ -144,12 +145,4 @@ def _write(path: Path, entries: dict[_Key, CodeType]) -> None:
     data = importlib.util.MAGIC_NUMBER + marshal.dumps(entries)
     if len(data) > MAX_BYTES:
         raise ValueError("the cache would be too large")
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".code-cache-")
-    try:
-        with os.fdopen(handle, "wb") as file:  # mkstemp makes it readable by us alone
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    replace_whole(path, data, 0o600, exact_mode=True)  # readable by us alone

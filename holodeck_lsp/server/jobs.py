@@ -20,7 +20,7 @@ from holodeck_lsp.server import timing
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.validation.diagnostics import Diagnostic
-from holodeck_lsp.validation.documents import (
+from holodeck_lsp.validation.file_kinds import (
     Kind,
     is_config_file,
     looks_like_suite,
@@ -57,7 +57,7 @@ class Snapshot:
     related_information: bool
     known: bool  # already recognised as a HoloDeck file (or referenced by one)
     user_config_dir: Path | None
-    generation: int = 0  # the engine's settings generation when the snapshot was taken
+    generation: int = 0  # the scheduler's settings generation when the snapshot was taken
 
 
 Span = tuple[int, int, int, int]  # start line, character, end line, character
@@ -89,7 +89,9 @@ def is_holodeck_language(language_id: str) -> bool:
 
 
 def is_holodeck_file(snap: Snapshot) -> bool:
-    """Whether an open document is one this server validates (SPEC §2)."""
+    """Whether an open document is one this server validates: known already, marked as
+    HoloDeck by the client, matching `files.include`, a `config.yaml` beside a file that
+    does, or text that reads as a suite."""
     if snap.known or is_holodeck_language(snap.language_id):
         return True
     if matches_patterns(snap.path, snap.settings.include):

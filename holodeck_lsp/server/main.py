@@ -20,13 +20,15 @@ from holodeck_lsp.server.features import (
     code_actions,
     completion,
     definition,
-    diagnostics,
     hover,
     lifecycle,
     runs,
     symbols,
     sync,
     test_items,
+)
+from holodeck_lsp.server.features import (
+    pulled_diagnostics as diagnostics,
 )
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route

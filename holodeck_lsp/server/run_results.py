@@ -8,8 +8,6 @@ or the agent file said is code: a reply cannot load an image or plant a live lin
 
 from __future__ import annotations
 
-import re
-from ast import literal_eval
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,27 +18,11 @@ from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.validation.yaml.loader import load_yaml
-from holodeck_lsp.validation.yaml.source_map import SourceMap, YamlPath
+from holodeck_lsp.validation.yaml.path_text import parse_path
+from holodeck_lsp.validation.yaml.source_map import SourceMap
 
 SOURCE = "holodeck-lsp run"
-_PART = re.compile(
-    r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]"
-)
 _EXCERPT = 200
-
-
-def parse_path(text: str) -> YamlPath:
-    """`test_cases[0].turns[1].expected_tools[0].args.b` as a path tuple."""
-    parts: list[Any] = []
-    position = 0
-    while position < len(text):
-        found = _PART.match(text, position)
-        if found is None:
-            raise ValueError(f"not a field path: {text!r}")
-        name, index, quoted = found.groups()
-        parts.append(name if name is not None else int(index) if index else literal_eval(quoted))
-        position = found.end()
-    return tuple(parts)
 
 
 @dataclass

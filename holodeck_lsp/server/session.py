@@ -14,14 +14,14 @@ from pygls.exceptions import JsonRpcContentModified
 
 from holodeck_lsp.server import timing
 from holodeck_lsp.server.capabilities import ClientFeatures
-from holodeck_lsp.server.documents import Document, Documents
-from holodeck_lsp.server.engine import Engine
 from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot, is_holodeck_language
+from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.startup import settle, start_validator
+from holodeck_lsp.server.validation_scheduler import ValidationScheduler
 from holodeck_lsp.server.worker import ProcessWorker, Worker
-from holodeck_lsp.validation.documents import Kind, matches_patterns
+from holodeck_lsp.validation.file_kinds import Kind, matches_patterns
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -42,7 +42,7 @@ class Session:
         self.roots: list[Path] = []
         self.user_config_dir: Path | None = Path.home() / ".holodeck"
         # Validation in a child process, started by `start.serve` before this module loads.
-        self.engine = Engine(self, validator or start_validator())
+        self.scheduler = ValidationScheduler(self, validator or start_validator())
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")
@@ -60,7 +60,7 @@ class Session:
 
     def kind_of(self, doc: Document) -> Kind | None:
         """The kind of file the last validation found the document to be."""
-        outcome = self.engine.outcome(doc.uri)
+        outcome = self.scheduler.outcome(doc.uri)
         return outcome.kind if outcome is not None and outcome.tracked else None
 
     async def serves(self, doc: Document) -> bool:
@@ -68,12 +68,12 @@ class Session:
         if (
             is_holodeck_language(doc.language_id)
             or matches_patterns(doc.path, self.settings.include)
-            or self.engine.owners_of(doc.path)
+            or self.scheduler.owners_of(doc.path)
         ):
             return True
-        if self.engine.outcome(doc.uri) is None:  # not judged yet: its first validation does
-            await self.engine.settled(doc.uri)
-        outcome = self.engine.outcome(doc.uri)
+        if self.scheduler.outcome(doc.uri) is None:  # not judged yet: its first validation does
+            await self.scheduler.settled(doc.uri)
+        outcome = self.scheduler.outcome(doc.uri)
         return outcome is not None and outcome.tracked
 
     async def query(self, doc: Document, fn: Callable[..., T], *args: Any,
@@ -128,7 +128,7 @@ class Session:
             related_information=self.features.related_information,
             known=known,
             user_config_dir=self.user_config_dir,
-            generation=self.engine.generation,
+            generation=self.scheduler.generation,
         )
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
@@ -155,5 +155,5 @@ class Session:
 
     def stop(self) -> None:
         self.shut_down = True
-        self.engine.stop()
+        self.scheduler.stop()
         self.queries.stop()

@@ -19,7 +19,7 @@ from holodeck_lsp.validation.codes import (
     severity_override,
 )
 from holodeck_lsp.validation.diagnostics import Severity
-from holodeck_lsp.validation.documents import DEFAULT_PATTERNS
+from holodeck_lsp.validation.file_kinds import DEFAULT_PATTERNS
 
 DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
 ImportPolicy = Literal["never", "trusted"]

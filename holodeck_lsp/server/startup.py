@@ -21,8 +21,8 @@ VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
 VALIDATION_PRELOAD = ("holodeck_lsp.server.preload",)
 # What the editor queries need and `initialize` does not (each a quarter of a second).
 LATE_IMPORTS = (
-    "holodeck_lsp.editing.completion",
-    "holodeck_lsp.editing.hover",
+    "holodeck_lsp.editing.completion_candidates",
+    "holodeck_lsp.editing.hover_text",
     "holodeck_lsp.editing.fixes",
     "holodeck_lsp.editing.navigation",
 )

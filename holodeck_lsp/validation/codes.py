@@ -108,7 +108,8 @@ _RULES = (
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),
-    Rule("HL603", "file-missing", W, "A `files:` path that does not exist."),
+    Rule("HL603", "file-missing", W,
+         "A `files:` path that does not exist, or is not a regular file (never read)."),
     Rule("HL604", "config-invalid", E, "The agent's config.yaml has errors."),
     Rule("HL605", "env-unset", E, "`${VAR}` is not set (reported by `run` only)."),
     Rule("HL606", "vector-store-unknown", W, "`database:` names no vector store of config.yaml."),

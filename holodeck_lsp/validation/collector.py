@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, RelatedInformation, Severity
+from holodeck_lsp.validation.yaml.path_text import format_path
 from holodeck_lsp.validation.yaml.scalar_positions import value_position
 from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
@@ -33,18 +34,6 @@ class SourceDoc:
 
 
 Router = Callable[[YamlPath], tuple[SourceDoc, YamlPath]]
-
-
-def format_path(path: YamlPath) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif isinstance(part, str) and part.isidentifier():
-            out += f".{part}" if out else part
-        else:
-            out += f"[{part!r}]"
-    return out
 
 
 def value_at(data: Any, path: YamlPath) -> Any:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.validation.collector import Origin, SourceDoc, related_at, span_in
 from holodeck_lsp.validation.diagnostics import RelatedInformation
-from holodeck_lsp.validation.documents import CONFIG_FILE_NAMES
+from holodeck_lsp.validation.file_kinds import CONFIG_FILE_NAMES
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _PROVIDER_ALIASES = {"postgresql": "postgres"}

@@ -16,7 +16,7 @@ from pydantic import ValidationError, create_model
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
 from holodeck_lsp.models.project_config import GlobalConfig
-from holodeck_lsp.models.test_cases_file import TestCasesFile
+from holodeck_lsp.models.test_cases_file import TestCasesFile, test_cases_file_path
 from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
@@ -27,7 +27,7 @@ from holodeck_lsp.validation.config_merge import (
 )
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.diagnostics import Diagnostic, RelatedInformation, Severity
-from holodeck_lsp.validation.documents import Kind, kind_of_data
+from holodeck_lsp.validation.file_kinds import Kind, kind_of_data
 from holodeck_lsp.validation.lints import lint_agent, lint_test_cases
 from holodeck_lsp.validation.lints.env_comments import env_in_comments
 from holodeck_lsp.validation.lints.stores import unknown_stores
@@ -135,7 +135,9 @@ def _finish(result: ValidationResult, ctx: ValidationContext) -> ValidationResul
                     continue
                 d = Diagnostic(d.range, severity, d.code, d.message, d.path, d.related, d.data)
             adjusted.append(d)
-        result.by_file[file] = sorted(set(adjusted), key=Diagnostic.sort_key)
+        # dict.fromkeys: duplicates dropped, ties kept in the order they were found (a set
+        # would order them by hash, which changes from process to process)
+        result.by_file[file] = sorted(dict.fromkeys(adjusted), key=Diagnostic.sort_key)
     return result
 
 
@@ -352,7 +354,7 @@ def _attach_test_cases_file(
     if not isinstance(ref, str) or not ref.strip():
         collector.emit(where, "HL103", "test_cases_file must be a non-empty path")
         return None
-    target = Path(ref) if Path(ref).is_absolute() else path.parent / ref
+    target = test_cases_file_path(ref, path)
     text = read_named(target, f"test_cases_file {ref!r}", where, collector, ctx, project, "HL601")
     if text is None:
         return None

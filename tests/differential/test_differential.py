@@ -42,6 +42,18 @@ def _describe(path: Path, theirs: Verdict, ours: CheckResult) -> str:
     return "\n".join(lines)
 
 
+# Errors that deviate from HoloDeck's verdict on purpose. HL608: a FIFO, a device or a
+# file of /proc named by the agent is refused unread (SECURITY.md), where HoloDeck reads it:
+# /dev/null as an empty file it accepts, a FIFO or /dev/zero until it hangs or runs out of
+# memory.
+DELIBERATE_ERRORS = {"HL608"}
+
+
+def _deliberate(theirs: Verdict, ours: CheckResult) -> bool:
+    codes = {f.code for f in ours.findings if f.severity == "error"}
+    return theirs.accepted and bool(codes) and codes <= DELIBERATE_ERRORS
+
+
 def test_error_severity_matches_holodeck(
     fixture_verdicts: dict[Path, Verdict], our_results: dict[Path, CheckResult]
 ) -> None:
@@ -51,7 +63,10 @@ def test_error_severity_matches_holodeck(
         _describe(path, fixture_verdicts[path], our_results[path])
         for path in files
         if our_results[path].problem is not None
-        or our_results[path].has_error == fixture_verdicts[path].accepted
+        or (
+            our_results[path].has_error == fixture_verdicts[path].accepted
+            and not _deliberate(fixture_verdicts[path], our_results[path])
+        )
     ]
 
     assert not disagreements, (

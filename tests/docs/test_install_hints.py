@@ -70,7 +70,7 @@ def test_the_runtime_hint_gives_both_commands() -> None:
 def test_the_extension_reads_the_hint_as_the_runner_writes_it() -> None:
     """The Testing view finds the extra a bundled run lacks in this hint
     (vscode-extension/src/testing/extras.ts); its unit test reads this sample."""
-    from holodeck_lsp.runner.tools.mcp import EXTRA_HINT
+    from holodeck_lsp.runner.tools.mcp_servers import EXTRA_HINT
 
     sample = REPO / "vscode-extension" / "test" / "fixtures" / "run" / "missing-extra.stderr"
     assert sample.read_text(encoding="utf-8") == (

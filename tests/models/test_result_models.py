@@ -1,4 +1,4 @@
-"""The run-time models of the seed (§7a-§11): token sums, counts that add up."""
+"""The run-time models (results, summary, report): token sums, counts that add up."""
 
 from __future__ import annotations
 

@@ -8,8 +8,9 @@ import pytest
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.runner.backends.anthropic_messages import MessagesBackend
-from holodeck_lsp.runner.backends.choose import BackendConfigError, build_backend
+from holodeck_lsp.runner.backends.backend_choice import build_backend
 from holodeck_lsp.runner.backends.openai_chat import ChatBackend
+from holodeck_lsp.runner.services.service_targets import BackendConfigError
 
 
 def agent(**model: object) -> Agent:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.check.results import CheckResult, FileResult
-from holodeck_lsp.runner.loading import ConfigError, load_suite
+from holodeck_lsp.runner.collect.loading import ConfigError, load_suite
 from tests.conftest import FIXTURES
 from tests.validation.expectations import render
 

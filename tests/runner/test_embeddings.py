@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.runner.tools.embeddings import (
+from holodeck_lsp.runner.tools.retrieval.embeddings import (
     EmbeddingError,
     EmbeddingTarget,
     embedding_target,
@@ -124,7 +124,7 @@ test_cases:
 async def test_a_service_that_never_answers_is_given_up_on() -> None:
     import asyncio
 
-    from holodeck_lsp.runner.tools.embeddings import Embedder
+    from holodeck_lsp.runner.tools.retrieval.embeddings import Embedder
 
     accepted: list[asyncio.StreamWriter] = []
 

@@ -8,10 +8,14 @@ from typing import Any
 
 import pytest
 
-from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, RAGMetric
-from holodeck_lsp.runner.evaluators.code import GraderReturnError, interpret, make_context
-from holodeck_lsp.runner.evaluators.dispatch import AnyMetric, TurnView, evaluate
-from holodeck_lsp.runner.evaluators.text import equality, numeric
+from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, MetricConfig, RAGMetric
+from holodeck_lsp.runner.score.metrics.code_graders import (
+    GraderReturnError,
+    interpret,
+    make_context,
+)
+from holodeck_lsp.runner.score.metrics.comparisons import equality, numeric
+from holodeck_lsp.runner.score.metrics.turn_metrics import TurnView, evaluate
 from tests.runner.helpers import run_suite, turns, write
 
 
@@ -359,7 +363,7 @@ def test_text_metrics_run_only_on_turns_with_ground_truth(tmp_path: Path) -> Non
 
 async def test_a_judged_metric_without_a_judge_is_an_error_never_a_pass() -> None:
     view = TurnView("q", "a", "a", [], ["passage"], 0, "judged", None)
-    metrics: list[AnyMetric] = [
+    metrics: list[MetricConfig] = [
         EvaluationMetric.model_validate({"metric": "relevance"}),
         GEvalMetric.model_validate({"name": "Tone", "criteria": "Polite"}),
         RAGMetric.model_validate({"metric_type": "faithfulness"}),

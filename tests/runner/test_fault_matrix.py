@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_lsp.runner.backends.http import RetryPolicy
+from holodeck_lsp.runner.services.http_client import RetryPolicy
 from tests.runner.fake_model import (
     Action,
     Drop,

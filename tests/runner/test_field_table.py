@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.runner.field_table import PLACES, ROWS, Status, render
+from holodeck_lsp.runner.collect.field_table import PLACES, ROWS, Status, render
 from holodeck_lsp.validation.model_tree import models_within
 from tests.runner.fake_model import FakeModelServer, Reply
 from tests.runner.helpers import run_suite, write

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.models.tools import VectorstoreTool
-from holodeck_lsp.runner.tools.bm25 import BM25, fuse
-from holodeck_lsp.runner.tools.ingest.paragraphs import split_paragraphs
-from holodeck_lsp.runner.tools.ingest.records import load_records
-from holodeck_lsp.runner.tools.ingest.sections import structure_chunks, token_chunks
-from holodeck_lsp.runner.tools.ingest.sources import (
+from holodeck_lsp.runner.tools.retrieval.bm25 import BM25, fuse
+from holodeck_lsp.runner.tools.retrieval.ingest.paragraphs import split_paragraphs
+from holodeck_lsp.runner.tools.retrieval.ingest.records import load_records
+from holodeck_lsp.runner.tools.retrieval.ingest.sections import structure_chunks, token_chunks
+from holodeck_lsp.runner.tools.retrieval.ingest.sources import (
     SourceError,
     discover,
     read_text,

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from holodeck_lsp.models.evaluation import EvaluationMetric, GEvalMetric, RAGMetric
-from holodeck_lsp.runner.evaluators.judge_reply import MalformedReply, parse_object
-from holodeck_lsp.runner.evaluators.rubrics import JudgeInputs, rubric_for
+from holodeck_lsp.runner.score.metrics.judge_replies import MalformedReply, parse_object
+from holodeck_lsp.runner.score.metrics.rubrics import JudgeInputs, rubric_for
 
 GIVEN = JudgeInputs(
     input="What was revenue in 2021?",

@@ -1,4 +1,4 @@
-"""Tool assertions, row by row of the contract (SPEC §7)."""
+"""Tool assertions, row by row of the contract (docs/runner.md, "Assertions and metrics")."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import pytest
 
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
-from holodeck_lsp.runner import tool_assertions
-from holodeck_lsp.runner.tool_assertions import ToolVerdict, expected_as_json, turn_regex_pairs
+from holodeck_lsp.runner.score import tool_assertions
+from holodeck_lsp.runner.score.tool_assertions import (
+    ToolVerdict,
+    expected_as_json,
+    turn_regex_pairs,
+)
 
 
 def check_tools(

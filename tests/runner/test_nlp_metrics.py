@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_lsp.runner.evaluators.nlp import bleu, meteor, rouge
+from holodeck_lsp.runner.score.metrics.ngram_overlap import bleu, meteor, rouge
 from tests.runner.helpers import ECHO, run_suite, turns, write
 
 NLTK_EXAMPLE = (

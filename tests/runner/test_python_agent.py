@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_lsp.runner.command import PARALLEL_ENV, UsageError, resolve_parallelism
+from holodeck_lsp.runner.collect.run_settings import PARALLEL_ENV, UsageError, resolve_parallelism
 from tests.runner.helpers import invoke, run_suite, strip_timings, turns, write
 
 AGENT_HEAD = """

@@ -12,9 +12,9 @@ import pytest
 from holodeck_lsp.hygiene.clipping import MASK, clip
 from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.runner.backends.targets import join_url, public_url, url_credentials
-from holodeck_lsp.runner.redaction import Secrets
-from holodeck_lsp.runner.secret_sources import config_secrets, environment_secrets
+from holodeck_lsp.runner.services.redaction import Secrets
+from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
+from holodeck_lsp.runner.services.service_targets import join_url, public_url, url_credentials
 
 SECRET = "Qz7&vK<p9>Lm\"Wx'Rt|Ny4&Hb<Jc"
 

@@ -11,7 +11,7 @@ from junitparser import Error, Failure, JUnitXml, Skipped
 
 from holodeck_lsp.models.test_result import MetricResult, ToolInvocation, TurnResult
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.rollup import roll_up_case, summarize
+from holodeck_lsp.runner.score.rollup import roll_up_case, summarize
 from tests.runner.fake_model import (
     Action,
     FakeModelServer,
@@ -454,19 +454,19 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
 def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     import io
 
-    from holodeck_lsp.runner.progress import PlainProgress, RichProgress, make_progress
+    from holodeck_lsp.runner.report.progress import PlainProgress, RichProgress, make_progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
-    from holodeck_lsp.runner.command import RunOptions, run
+    from holodeck_lsp.runner.command import RunOptions, run_command
 
     screen = Terminal()
     assert isinstance(make_progress(False, screen), RichProgress)
     assert isinstance(make_progress(False, io.StringIO()), PlainProgress)
-    code = run(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
+    code = run_command(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
     assert code == 1
     text = screen.getvalue()
     assert "FAIL  mixed (4 turns" in text and "test cases" in text and "2/2" in text

@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.models.tools import DatabaseConfig
-from holodeck_lsp.runner.tools.stores.base import Chunk, StoreError, VectorStore
-from holodeck_lsp.runner.tools.stores.choose import make_store
+from holodeck_lsp.runner.tools.retrieval.stores.store_choice import make_store
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
+    Chunk,
+    StoreError,
+    VectorStore,
+)
 from tests.runner.qdrant_standin import qdrant_standin
 from tests.runner.services import chroma_server, postgres_server
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from holodeck_lsp.runner.tools.base import (
+from holodeck_lsp.runner.tools.function_tools import FunctionKind
+from holodeck_lsp.runner.tools.tool_kind import (
     FunctionSpec,
     ToolCallError,
     ToolContext,
@@ -17,8 +18,7 @@ from holodeck_lsp.runner.tools.base import (
     ToolRaised,
     ToolStartError,
 )
-from holodeck_lsp.runner.tools.box import PreflightError, ToolBox
-from holodeck_lsp.runner.tools.functions import FunctionKind
+from holodeck_lsp.runner.tools.toolbox import PreflightError, ToolBox
 
 CTX = ToolContext(Path("."))
 

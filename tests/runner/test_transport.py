@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator, Callable
 import httpx
 import pytest
 
-from holodeck_lsp.runner.backends.http import JsonClient, RetryPolicy
-from holodeck_lsp.runner.backends.transport import StreamTransport, proxy_configured
+from holodeck_lsp.runner.services.http_client import JsonClient, RetryPolicy
+from holodeck_lsp.runner.services.http_transport import StreamTransport, proxy_configured
 
 Responder = Callable[[int], bytes]
 

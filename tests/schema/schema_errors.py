@@ -12,7 +12,7 @@ from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError
 
 from holodeck_lsp.schema.generate import FILE_NAMES
-from holodeck_lsp.validation.documents import kind_of_data
+from holodeck_lsp.validation.file_kinds import kind_of_data
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import REPO
 

@@ -92,7 +92,7 @@ def test_invalid_fixture_fails_the_schema_where_check_fails(path: Path) -> None:
         expected = _check_error_lines(path, "agent")
         assert expected == {}
         return
-    from holodeck_lsp.validation.documents import kind_of_data
+    from holodeck_lsp.validation.file_kinds import kind_of_data
     from holodeck_lsp.validation.yaml.loader import load_yaml
 
     kind = kind_of_data(path, load_yaml(path.read_text("utf-8")).data)

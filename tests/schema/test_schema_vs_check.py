@@ -15,7 +15,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_lsp.validation.documents import kind_of_data
+from holodeck_lsp.validation.file_kinds import kind_of_data
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import FIXTURES

@@ -26,7 +26,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-from holodeck_lsp.runner.backends.http import RetryPolicy
+from holodeck_lsp.runner.services.http_client import RetryPolicy
 from tests.runner.conftest import _forget_user_code  # noqa: F401 (autouse: user code unloaded)
 from tests.runner.fake_model import (
     Action,

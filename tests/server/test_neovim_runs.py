@@ -52,7 +52,7 @@ def test_neovim_runs_a_turn_from_its_code_lens(tmp_path: Path) -> None:
     assert result["diagnostics"][2]["message"] == "expected regex '2021', got '2020' (last run)"
     # The field's documentation, then the turn's last result.
     assert "\n\n---\n\n**Last run: FAIL** turn 1 (" in result["hover"]
-    assert "tool calls: lookup(metric='operating_cash_flow', year='2020')" in result["hover"]
+    assert "tool calls: `lookup(metric='operating_cash_flow', year='2020')`" in result["hover"]
     # The ground truth corrected: its diagnostic is gone, the others stay.
     assert [(d["lnum"], d["severity"]) for d in result["edited"]] == [failed_turn, failed_arg]
     assert result["stopped"] is True

@@ -9,19 +9,14 @@ from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import (
-    AgentRunFailed,
-    BackendError,
-    Reply,
-    TurnRequest,
-    case_tools,
-)
-from holodeck_lsp.runner.backends.http import JsonClient
-from holodeck_lsp.runner.backends.reasoning import is_reasoning_model
-from holodeck_lsp.runner.backends.structured import SCHEMA_NAME, OutputSchema, final_reply
-from holodeck_lsp.runner.redaction import active
-from holodeck_lsp.runner.tools.base import ToolOutput, ToolRaised, parse_arguments
-from holodeck_lsp.runner.tools.box import CaseTools, ToolBox
+from holodeck_lsp.runner.backends.backend import Reply, TurnRequest, case_tools
+from holodeck_lsp.runner.backends.reasoning_models import is_reasoning_model
+from holodeck_lsp.runner.backends.structured_output import SCHEMA_NAME, OutputSchema, final_reply
+from holodeck_lsp.runner.services.failures import AgentRunFailed, BackendError
+from holodeck_lsp.runner.services.http_client import JsonClient
+from holodeck_lsp.runner.services.redaction import active
+from holodeck_lsp.runner.tools.tool_kind import ToolOutput, ToolRaised, parse_arguments
+from holodeck_lsp.runner.tools.toolbox import CaseTools, ToolBox
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from pydantic import ValidationError
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
-from holodeck_lsp.runner.backends.base import AgentError, Reply, SessionBroken, TurnRequest
-from holodeck_lsp.runner.threads import UserCodeExit, describe, in_thread
+from holodeck_lsp.runner.backends.backend import Reply, TurnRequest
+from holodeck_lsp.runner.services.failures import AgentError, SessionBroken
+from holodeck_lsp.runner.services.user_threads import UserCodeExit, exception_line, in_thread
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
@@ -81,13 +82,13 @@ class PythonSession:
             try:
                 self._agent = await _call(self._factory)
             except Exception as exc:
-                raise SessionBroken(f"the agent factory raised {describe(exc)}") from exc
+                raise SessionBroken(f"the agent factory raised {exception_line(exc)}") from exc
             if not callable(getattr(self._agent, "send", None)):
                 raise SessionBroken("the object returned by the agent factory has no send()")
         try:
             value = await _call(self._agent.send, turn.message)
         except Exception as exc:
-            raise AgentError(describe(exc)) from exc
+            raise AgentError(exception_line(exc)) from exc
         return reply_from(value)
 
     async def close(self) -> None:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.tools import FunctionTool, MCPTool, TransportType
-from holodeck_lsp.runner.imports import ImportFailure, load_function
-from holodeck_lsp.runner.tools.base import ToolKind
-from holodeck_lsp.runner.tools.box import ToolBox
+from holodeck_lsp.runner.services.user_imports import ImportFailure, load_function
 from holodeck_lsp.runner.tools.claude_adapter import uses_claude_adapter
-from holodeck_lsp.runner.tools.functions import FunctionKind
-from holodeck_lsp.runner.tools.mcp import McpServerKind
-from holodeck_lsp.runner.tools.retrieval_kinds import RetrievalKinds
+from holodeck_lsp.runner.tools.function_tools import FunctionKind
+from holodeck_lsp.runner.tools.mcp_servers import McpServerKind
+from holodeck_lsp.runner.tools.retrieval.retrieval_kinds import RetrievalKinds
+from holodeck_lsp.runner.tools.tool_kind import ToolKind
+from holodeck_lsp.runner.tools.toolbox import ToolBox
 
 
 @dataclass
@@ -55,7 +55,7 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
                 kinds.append(McpServerKind(tool, folder))
             continue
         warnings.append(
-            f"tool '{getattr(tool, 'name', '?')}' (type {getattr(tool, 'type', '?')}) "
+            f"tool '{tool.name}' (type {tool.type}) "
             "is not offered to the model: this runner does not run that kind of tool yet"
         )
     return Catalog(ToolBox(kinds), warnings, problems)

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from holodeck_lsp.server.documents import Document
 from holodeck_lsp.server.jobs import SOURCE
+from holodeck_lsp.server.open_documents import Document
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
@@ -48,7 +48,7 @@ def _ours(
     session: Session, doc: Document, positions: PositionMap, params: types.CodeActionParams
 ) -> list[tuple[Diagnostic, types.Diagnostic]]:
     """The client's diagnostics of this server, matched to the core diagnostics behind them."""
-    shown = session.engine.shown(doc.path)
+    shown = session.scheduler.shown(doc.path)
     pairs = list(zip(shown.core, shown.lsp, strict=True))
     chosen = [d for d in params.context.diagnostics if d.source == SOURCE]
     if not chosen:  # a client that sends no context: the diagnostics under the range

@@ -8,10 +8,10 @@ from lsprotocol import types
 
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.validation.documents import kind_of_text
+from holodeck_lsp.validation.file_kinds import kind_of_text
 
 if TYPE_CHECKING:
-    from holodeck_lsp.editing.completion import CompletionItem
+    from holodeck_lsp.editing.completion_candidates import CompletionItem
 
 _KINDS = {
     "key": types.CompletionItemKind.Property,
@@ -50,7 +50,7 @@ async def completion(session: Session, params: types.CompletionParams) -> types.
         return empty
     positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
-    from holodeck_lsp.editing.completion import complete  # see startup.LATE_IMPORTS
+    from holodeck_lsp.editing.completion_candidates import complete
 
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = complete(doc.text, line, character, kind)

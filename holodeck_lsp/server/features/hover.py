@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.validation.documents import kind_of_text
+from holodeck_lsp.validation.file_kinds import kind_of_text
 
 
 async def hover(session: Session, params: types.HoverParams) -> types.Hover | None:
@@ -15,7 +15,7 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
         return None
     positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
-    from holodeck_lsp.editing.hover import hover_at  # see startup.LATE_IMPORTS
+    from holodeck_lsp.editing.hover_text import hover_at
 
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
     found = await session.query(doc, hover_at, doc.text, line, character, kind)

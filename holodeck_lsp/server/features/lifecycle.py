@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server import code_cache, timing
 from holodeck_lsp.server.capabilities import resolve
-from holodeck_lsp.server.documents import uri_path
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.server.settings import Settings, parse_settings
@@ -66,7 +66,7 @@ def update_settings(session: Session, raw: Any, source: str) -> None:
     if settings != session.settings:
         trust_changed = settings.workspace_trusted != session.settings.workspace_trusted
         session.settings = settings
-        session.engine.revalidate_all()
+        session.scheduler.revalidate_all()
         if trust_changed and session.features.code_lens_refresh:  # runs are offered, or not
             session.server.workspace_code_lens_refresh(None)
 
@@ -119,7 +119,7 @@ def did_change_folders(session: Session, params: types.DidChangeWorkspaceFolders
     roots = [r for r in session.roots if r not in removed]
     roots += [uri_path(f.uri) for f in params.event.added if uri_path(f.uri) not in roots]
     session.roots = roots
-    session.engine.revalidate_all()
+    session.scheduler.revalidate_all()
 
 
 def shutdown(session: Session, params: None) -> None:

@@ -32,7 +32,7 @@ from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
-from holodeck_lsp.server.documents import Document, uri_path
+from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import from_events
 from holodeck_lsp.server.session import Session
@@ -232,7 +232,7 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
             session.refresh_diagnostics()
     else:
         version = current.version if session.features.versioned_diagnostics else None
-        session.publish(current.uri, session.engine.shown(current.path).lsp, version)
+        session.publish(current.uri, session.scheduler.shown(current.path).lsp, version)
     counts = summary["summary"]
     progress.end(f"{counts['passed']} passed, {counts['failed']} failed")
     return {"exitCode": code, "passed": counts["passed"], "failed": counts["failed"]}

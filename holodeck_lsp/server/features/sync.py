@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from holodeck_lsp.server import timing
-from holodeck_lsp.server.documents import uri_path
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 
@@ -14,7 +14,7 @@ def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
     timing.mark("didOpen read")
     session.supersede(params.text_document.uri, closed=True)  # opened again: a new text
     session.documents.open(params.text_document)
-    session.engine.request(params.text_document.uri, immediate=True)
+    session.scheduler.request(params.text_document.uri, immediate=True)
 
 
 def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> None:
@@ -23,11 +23,11 @@ def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> N
     )
     if doc is not None:
         session.supersede(doc.uri)
-        session.engine.request(doc.uri)
+        session.scheduler.request(doc.uri)
 
 
 def did_save(session: Session, params: types.DidSaveTextDocumentParams) -> None:
-    session.engine.request(params.text_document.uri, immediate=True)
+    session.scheduler.request(params.text_document.uri, immediate=True)
 
 
 def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
@@ -35,7 +35,7 @@ def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> Non
     session.supersede(params.text_document.uri, closed=True)
     session.outlines.pop(params.text_document.uri, None)
     if doc is not None:
-        session.engine.closed(doc)
+        session.scheduler.closed(doc)
 
 
 def did_change_watched_files(session: Session, params: types.DidChangeWatchedFilesParams) -> None:
@@ -43,13 +43,13 @@ def did_change_watched_files(session: Session, params: types.DidChangeWatchedFil
     for event in params.changes:
         path = uri_path(event.uri)
         if event.type == types.FileChangeType.Deleted:
-            session.engine.deleted(path)
+            session.scheduler.deleted(path)
         elif event.type == types.FileChangeType.Created:
             everything = True  # a missing test_cases_file, grader or file may now exist
         elif session.documents.by_path(path) is None:  # an open buffer is the truth
-            session.engine.request_dependents(path)
+            session.scheduler.request_dependents(path)
     if everything:
-        session.engine.request_all()
+        session.scheduler.request_all()
 
 
 ROUTES = [

@@ -28,9 +28,10 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
+from holodeck_lsp.models.test_cases_file import test_cases_file_path
 from holodeck_lsp.named_files import NotReadable, read_text
-from holodeck_lsp.server.documents import uri_path
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
+from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_results import field_ranges
@@ -100,7 +101,7 @@ def _cases_file(opened: Opened, agent: Source) -> Source | None:
     ref = data.get("test_cases_file")
     if not isinstance(ref, str) or not ref.strip() or "${" in ref:
         return None
-    target = Path(ref) if Path(ref).is_absolute() else uri_path(agent.uri).parent / ref
+    target = test_cases_file_path(ref, uri_path(agent.uri))
     uri = from_fs_path(str(target))
     return opened.read(uri) if uri is not None else None
 

@@ -11,11 +11,11 @@ from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.lints.backend_refusals import backend_refusal_rules
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
+from holodeck_lsp.validation.lints.expected_tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
 from holodeck_lsp.validation.lints.lax_values import lax_value_rules
 from holodeck_lsp.validation.lints.response_format import response_format_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
-from holodeck_lsp.validation.lints.tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.walk import places
 from holodeck_lsp.validation.named import Project
 

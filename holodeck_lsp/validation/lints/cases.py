@@ -1,6 +1,6 @@
 """Test-case content HoloDeck loads but cannot use: invisible text (HL205), `files:`
 paths that do not exist (HL603), lie outside the project (HL607) or name a FIFO, a device
-or a kernel file (HL608)."""
+or a kernel file (HL603: HoloDeck loads the agent, and reads the file only when it runs)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def file_rules(
             target = Path(local) if Path(local).is_absolute() else base / local
             special = special_file(target)
             if special is not None:  # `run` would read it into the model's message
-                collector.emit(where, "HL608", f"file {local!r} {special.reason}: it is not read")
+                # A warning, as for a missing file: HoloDeck reads `files:` only when it runs.
+                collector.emit(where, "HL603", f"file {local!r} {special.reason}: it is not read")
                 continue
             project.note_outside(target, f"file {local!r}", where, collector)
             if not _exists(target):

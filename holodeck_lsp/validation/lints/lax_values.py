@@ -27,10 +27,11 @@ from holodeck_lsp.models.evaluation import (
     metric_kind,
 )
 from holodeck_lsp.models.test_case import TestCaseModel, Turn
-from holodeck_lsp.validation.collector import Collector, format_path
+from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.lints.walk import Places
 from holodeck_lsp.validation.model_tree import literal_values, models_within, unwrap
+from holodeck_lsp.validation.yaml.path_text import format_path
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _METRICS: dict[str, type[BaseModel]] = {

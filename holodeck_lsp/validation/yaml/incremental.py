@@ -31,7 +31,6 @@ MIN_LINES = 400  # below this a whole parse is fast enough
 _CACHE_SIZE = 8192
 _LIST_KEY = re.compile(r"^test_cases:[ ]*(?:#.*)?$", re.MULTILINE)
 _FIRST_CONTENT = re.compile(r"^( *)(\S)", re.MULTILINE)
-_BLANK = re.compile(r"[ ]*(#.*)?")
 _NODE_PROPERTY_AFTER = " \t\n[{,:-"
 
 

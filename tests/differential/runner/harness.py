@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_lsp.runner.command import RunOptions, run
+from holodeck_lsp.runner.command import RunOptions, run_command
 from tests.runner.fake_model import Action, FakeModelServer, Reply, Script, Turns, last_user_text
 
 # The environment HoloDeck needs to run offline: tracing and telemetry off, Hugging Face
@@ -122,7 +122,7 @@ def _run_ours(agent: Path, report: Path, url: str) -> tuple[int, str]:
     env = {"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-differential", "PATH": ""}
     options = RunOptions(agent, outputs=[report], quiet=True, user_config=False)
     out, err = io.StringIO(), io.StringIO()
-    code = run(options, out, err, env)
+    code = run_command(options, out, err, env)
     return code, err.getvalue()
 
 

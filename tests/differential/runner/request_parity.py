@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_lsp.runner.command import RunOptions, run
+from holodeck_lsp.runner.command import RunOptions, run_command
 from tests.differential.runner.harness import holodeck_env
 from tests.differential.runner.runner_env import ensure_runner_env
 from tests.runner.fake_model import FakeModelServer, Reply
@@ -321,7 +321,7 @@ def capture_ours(agent: Path, env: dict[str, str]) -> Capture:
         out, err = io.StringIO(), io.StringIO()
         options = RunOptions(agent, outputs=[agent.parent / "ours.json"], quiet=True,
                              user_config=False)  # fmt: skip
-        code = run(options, out, err, full)
+        code = run_command(options, out, err, full)
         path, body = _agent_request(server, holodeck=False)
         output = err.getvalue().replace(str(agent.parent), "AGENT_DIR")
     return Capture(path, body, code, output.replace(server.root, "URL_ROOT")[-4000:])

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import holodeck_lsp.runner.matchers as matchers
+import holodeck_lsp.runner.score.arg_matchers as matchers
 from tests.differential.runner.compare import Difference, compare_reports
 from tests.differential.runner.excused import DEVIATIONS, SUMMARY_DEVIATION, unexcused
 from tests.differential.runner.harness import RunPair, Suite, run_ours_only, run_pair

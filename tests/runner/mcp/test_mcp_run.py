@@ -266,7 +266,7 @@ def test_sdk_server_over_stdio_env_config_filter_errors_and_timeouts(tmp_path: P
     refused = "Error executing tool refuse: refused: not today"
     assert calls[:5] == [
         ("echo: hello", None),
-        ("file value", None),
+        ("[REDACTED]", None),  # every env/env_file value is a secret to the report
         ("yaml", None),  # env: beats env_file
         (
             json.dumps({"allowed_tools": ["echo", "env", "refuse", "sleep"], "region": "north"}),
@@ -302,9 +302,11 @@ def test_sdk_server_over_the_network_transports(
         code, report, err = run_suite(agent(tmp_path, model.url, tools, TWO_CASES), *flags)
     assert code == 0, err
     # One server, whose state both cases see, isolated or not: only its connection is new.
+    # The header reached it (the server echoed its value), and a header value is a secret
+    # to the report: masked there.
     assert [r["agent_response"] for r in report["results"]] == [
-        "echo: one | from the agent file | 1",
-        "echo: two | from the agent file | 2",
+        "echo: one | [REDACTED] | 1",
+        "echo: two | [REDACTED] | 2",
     ]
 
 

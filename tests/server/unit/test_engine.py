@@ -13,9 +13,9 @@ from lsprotocol import types
 
 from holodeck_lsp.server import jobs
 from holodeck_lsp.server.capabilities import ClientFeatures
-from holodeck_lsp.server.documents import Document, Documents
-from holodeck_lsp.server.engine import DEBOUNCE, Engine
+from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.settings import Settings
+from holodeck_lsp.server.validation_scheduler import DEBOUNCE, ValidationScheduler
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 
 BOUND = 10.0  # seconds an awaited event may take before the test fails
@@ -123,7 +123,7 @@ class Harness:
         self.host = FakeHost(pull)
         self.worker = FakeWorker()
         self.timers = Timers()
-        self.engine = Engine(
+        self.engine = ValidationScheduler(
             self.host, self.worker, lambda: self.timers.clock, self.timers.call_later
         )
         self.applied = asyncio.Event()

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from holodeck_lsp.server.documents import Documents
+from holodeck_lsp.server.open_documents import Documents
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import DEFAULT_INCLUDE, Settings, parse_settings
 from holodeck_lsp.validation.diagnostics import Severity

@@ -1,0 +1,5 @@
+"""The defaults of `run` that its help shows and the runner applies, in one table: no
+imports, so the command line reads them without loading the runner."""
+
+DEFAULT_LLM_TIMEOUT = 60.0  # seconds per turn when no option, file or variable sets one
+DEFAULT_GRADER_TIMEOUT = 30.0  # seconds a code grader may take per call

@@ -1,0 +1,70 @@
+"""Report formats of a run: the `TestReport` JSON, Markdown, JUnit XML and HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from holodeck_lsp.hygiene.controls import encodable
+from holodeck_lsp.models.test_result import TestReport
+from holodeck_lsp.runner.report.formats.html_report import render_html
+from holodeck_lsp.runner.report.formats.junit_xml import render_junit
+from holodeck_lsp.runner.report.formats.markdown_report import render_markdown
+from holodeck_lsp.runner.services.atomic_output import atomic_write
+from holodeck_lsp.runner.services.redaction import Secrets, map_strings
+
+# Fields HoloDeck's report does not have: written only when they say something, so a
+# complete run's report stays one HoloDeck reads.
+OWN_FIELDS = ("interrupted", "stop_reason", "not_run", "repeats")
+
+
+def render_json(report: TestReport) -> str:
+    unset: Any = {name for name in OWN_FIELDS if not getattr(report, name, None)}
+    return report.model_dump_json(indent=2, exclude=unset) + "\n"
+
+
+RENDERERS: dict[str, Callable[[TestReport], str]] = {
+    ".json": render_json,
+    ".md": render_markdown,
+    ".markdown": render_markdown,
+    ".xml": render_junit,
+    ".html": render_html,
+    ".htm": render_html,
+}
+
+
+def renderer_for(path: Path) -> Callable[[TestReport], str]:
+    """The format is chosen by the file's extension; raises ValueError for others."""
+    try:
+        return RENDERERS[path.suffix.lower()]
+    except KeyError:
+        raise ValueError(f"{path}: unknown report format; use .json, .md, .xml or .html") from None
+
+
+def write_reports(
+    report: TestReport, paths: list[Path], secrets: Secrets | None = None
+) -> list[str]:
+    """Every report that can be written is; returns why the others could not be.
+
+    The report's values are masked before any format escapes or cuts them; each rendered
+    text is masked once more, in case a secret got there another way."""
+    secrets = secrets or Secrets()
+    # The JSON report tells whether any value needs masking: most reports need none, and
+    # their JSON is written as it is (no second rendering, no walk over the values).
+    try:
+        data = render_json(report)
+    except ValueError:  # a lone surrogate from a service's JSON: no format could hold it
+        report = map_strings(report, encodable)
+        data = render_json(report)
+    if secrets.touches(data):
+        report = secrets.mask_model(report, touched=True)
+        data = render_json(report)
+    problems = []
+    for path in paths:
+        render = renderer_for(path)
+        try:
+            atomic_write(path, secrets.mask(data if render is render_json else render(report)))
+        except OSError as exc:
+            problems.append(f"cannot write {path}: {exc.strerror or exc}")
+    return problems

@@ -1,0 +1,125 @@
+"""Progress of a run: a live bar on a terminal, one line per test case otherwise, or quiet."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from holodeck_lsp.hygiene.controls import visible
+from holodeck_lsp.runner.collect.plan import PlannedCase
+from holodeck_lsp.runner.execute.suite_execution import Progress
+from holodeck_lsp.runner.score.rollup import CaseOutcome
+
+
+def case_line(outcome: CaseOutcome) -> str:
+    result = outcome.result
+    turns = len(result.turns) if result.turns else 1
+    head = f"{'PASS' if result.passed else 'FAIL'}  {outcome.case.label}"
+    tail = f"({turns} turn{'s' if turns > 1 else ''}, {result.execution_time_ms} ms)"
+    if result.passed:
+        return f"{head} {tail}"
+    first = _first_problem(outcome)
+    return f"{head} {tail}: {first}" if first else f"{head} {tail}"
+
+
+def _first_problem(outcome: CaseOutcome) -> str:
+    result = outcome.result
+    for turn in result.turns or []:
+        if turn.passed:
+            continue
+        if turn.errors:
+            return f"[turn {turn.turn_index}] {turn.errors[0]}"
+        for detail in turn.arg_match_details or []:
+            if detail.get("unmatched_reason"):
+                return f"[turn {turn.turn_index}] {detail['unmatched_reason']}"
+        for m in turn.metric_results:
+            if m.passed is False:
+                return f"[turn {turn.turn_index}] {m.metric_name}: {m.error or m.reasoning}"
+    if result.errors:
+        return result.errors[0]
+    if result.tools_matched is False:
+        return "expected tools not matched"
+    for m in result.metric_results:
+        if m.passed is False:
+            return f"{m.metric_name}: {m.error or m.reasoning}"
+    return ""
+
+
+class QuietProgress:
+    def start(self, total: int) -> None: ...
+
+    def case_started(self, case: PlannedCase) -> None: ...
+
+    def case_done(self, outcome: CaseOutcome) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class PlainProgress:
+    """A line per finished test case, for logs and CI."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def start(self, total: int) -> None:
+        self.out.write(f"running {total} test case(s)\n")
+
+    def case_started(self, case: PlannedCase) -> None: ...
+
+    def case_done(self, outcome: CaseOutcome) -> None:
+        self.out.write(case_line(outcome) + "\n")
+        self.out.flush()
+
+    def stop(self) -> None: ...
+
+
+class RichProgress:
+    """A live bar with pass/fail counts; failed cases are printed above it."""
+
+    def __init__(self, out: TextIO) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as Bar
+
+        # The bar writes escape sequences of its own: it gets the stream that masks but
+        # keeps them, and the lines it prints are made visible here.
+        styled = getattr(out, "styled", None)
+        self.console = Console(file=styled() if styled is not None else out)
+        self.bar = Bar(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[tally]}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        )
+        self.task: Any = None
+        self.passed = self.failed = 0
+
+    def start(self, total: int) -> None:
+        self.bar.start()
+        self.task = self.bar.add_task("test cases", total=total, tally="")
+
+    def case_started(self, case: PlannedCase) -> None: ...
+
+    def case_done(self, outcome: CaseOutcome) -> None:
+        if outcome.result.passed:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.console.print(visible(case_line(outcome)), markup=False, highlight=False)
+        tally = f"[green]{self.passed} passed[/] [red]{self.failed} failed[/]"
+        self.bar.update(self.task, advance=1, tally=tally)
+
+    def stop(self) -> None:
+        self.bar.stop()
+
+
+def make_progress(quiet: bool, out: TextIO | None = None) -> Progress:
+    stream = out or sys.stderr
+    if quiet:
+        return QuietProgress()
+    if stream.isatty():
+        return RichProgress(stream)
+    return PlainProgress(stream)
