@@ -103,6 +103,8 @@ _RULES = (
     ),
     Rule("HL511", "threshold-out-of-range", W,
          "A code metric's threshold outside [0, 1]: every score passes, or none does."),
+    Rule("HL512", "backend-refuses-agent", W,
+         "HoloDeck's backend refuses the agent when it starts: `holodeck test` stops (exit 3)."),
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# A schema file larger than this is refused unread: no real schema comes near it.
-MAX_SCHEMA_BYTES = 1_000_000
+from holodeck_lsp.named_files import NotReadable
+from holodeck_lsp.validation.named import REFUSAL_CODES
+
+MISSING_CODE = "HL610"  # also a folder, a file that is not UTF-8 text, an unreadable one
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class SchemaProblem:
     code: str  # HL610 (file not found), HL611 (not a JSON object), HL612 (not a JSON Schema)
     message: str
     at: tuple[str | int, ...] = ()  # where in an inline schema
+    # The message without what it quotes of the file (for a file outside the project).
+    summary: str = ""
 
 
 @dataclass(frozen=True)
@@ -36,18 +40,9 @@ def schema_file(value: str, folder: Path) -> Path:
     return path if path.is_absolute() else folder / path
 
 
-def _file_problem(target: Path) -> str | None:
-    """Why the file cannot be read as a schema: only a regular file of bounded size is."""
-    try:
-        if not target.exists():
-            return "not found"
-        if not target.is_file():
-            return "is not a regular file"
-        if target.stat().st_size > MAX_SCHEMA_BYTES:
-            return f"is larger than {MAX_SCHEMA_BYTES} bytes"
-    except (OSError, ValueError) as exc:  # a NUL byte or an over-long name, permissions
-        return f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
-    return None
+def described(value: str) -> str:
+    """How a message names the schema file ``response_format: value``."""
+    return f"response_format schema file {value!r}"
 
 
 def schema_error(schema: dict[str, Any]) -> tuple[str, tuple[str | int, ...]] | None:
@@ -55,52 +50,72 @@ def schema_error(schema: dict[str, Any]) -> tuple[str, tuple[str | int, ...]] | 
     schema, which HoloDeck's check of the first reply runs first), or None."""
     import jsonschema  # only agents with a response_format pay for the import
 
+    try:  # `run` checks the schema `check` has just checked: the same answer, by its text
+        key: str | None = json.dumps(schema, sort_keys=True, default=repr)
+    except (TypeError, ValueError):  # keys of several types, a loop
+        key = None
+    if key is not None and key in _CHECKED:
+        return _CHECKED[key]
+    found: tuple[str, tuple[str | int, ...]] | None = None
     try:
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.SchemaError as exc:
-        return exc.message, tuple(exc.path)
-    return None
+        found = exc.message, tuple(exc.path)
+    if key is not None:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = found
+    return found
 
 
-def resolve_schema(
-    value: object, folder: Path, read: Callable[[Path], str | None]
-) -> ResolvedSchema:
-    """The schema of ``response_format: value`` for an agent file in ``folder``.
+_CHECKED: dict[str, tuple[str, tuple[str | int, ...]] | None] = {}
+_CHECKED_MAX = 64
 
-    ``read`` gives a file's text (None when it cannot be read); it is called only on a
-    regular file of bounded size. (The one reader of files a YAML names is being built;
-    until it lands, `check` passes `ValidationContext.read` and `run` its own bounded read.)"""
-    if value is None:
-        return ResolvedSchema(None)
-    if isinstance(value, dict):
-        error = schema_error(value)
-        if error is not None:
-            message, at = error
-            return ResolvedSchema(None, SchemaProblem("HL612", f"not a JSON Schema: {message}", at))
-        return ResolvedSchema(value)
-    if not isinstance(value, str):
-        return ResolvedSchema(None)  # the model's own type check reports it
-    target = schema_file(value, folder)
-    why = _file_problem(target)
-    text = read(target) if why is None else None
-    if text is None:
-        reason = why or "cannot be read as UTF-8 text"
-        return ResolvedSchema(
-            None, SchemaProblem("HL610", f"response_format schema file {reason}: {target}")
-        )
+
+def inline_schema(value: dict[str, Any]) -> ResolvedSchema:
+    error = schema_error(value)
+    if error is not None:
+        message, at = error
+        return ResolvedSchema(None, SchemaProblem("HL612", f"not a JSON Schema: {message}", at))
+    return ResolvedSchema(value)
+
+
+def file_schema(text: str, value: str, target: Path) -> ResolvedSchema:
+    """The schema in ``text``, the content of the schema file ``value`` (at ``target``)."""
     try:
         parsed = json.loads(text)
     except ValueError as exc:
-        return ResolvedSchema(
-            None, SchemaProblem("HL611", f"response_format schema file is not JSON: {exc}")
-        )
+        summary = f"{described(value)} is not JSON"
+        return ResolvedSchema(None, SchemaProblem("HL611", f"{summary}: {exc}", (), summary))
     if not isinstance(parsed, dict):
-        message = f"response_format schema file must hold a JSON object: {target}"
-        return ResolvedSchema(None, SchemaProblem("HL611", message))
+        message = f"{described(value)} must hold a JSON object: {target}"
+        return ResolvedSchema(None, SchemaProblem("HL611", message, (), message))
     error = schema_error(parsed)
     if error is not None:
         message, at = error
         where = f" (at {'/'.join(map(str, at))})" if at else ""
-        text = f"response_format schema file {value!r} is not a JSON Schema: {message}{where}"
-        return ResolvedSchema(None, SchemaProblem("HL612", text))
+        summary = f"{described(value)} is not a JSON Schema"
+        problem = SchemaProblem("HL612", f"{summary}: {message}{where}", (), summary)
+        return ResolvedSchema(None, problem)
     return ResolvedSchema(parsed)
+
+
+def resolve_schema(
+    value: object, folder: Path, read: Callable[[Path], str]
+) -> ResolvedSchema:
+    """The schema of ``response_format: value`` for an agent file in ``folder``; ``read``
+    is a reader of `named_files` (it raises NotReadable)."""
+    if value is None:
+        return ResolvedSchema(None)
+    if isinstance(value, dict):
+        return inline_schema(value)
+    if not isinstance(value, str):
+        return ResolvedSchema(None)  # the model's own type check reports it
+    target = schema_file(value, folder)
+    try:
+        text = read(target)
+    except NotReadable as exc:
+        code = REFUSAL_CODES.get(exc.problem, MISSING_CODE)
+        message = f"{described(value)} {exc.reason} (looked for {target})"
+        return ResolvedSchema(None, SchemaProblem(code, message))
+    return file_schema(text, value, target)

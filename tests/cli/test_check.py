@@ -151,21 +151,46 @@ def test_sarif_has_rules_and_results() -> None:
     assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"HL001", "HL401"}
 
 
-def test_check_does_not_import_the_language_server() -> None:
-    # start-up is a pre-commit hook's budget: nothing of the server or the runner
+def imported_by_check(path: Path, prefixes: tuple[str, ...]) -> list[str]:
+    """The modules starting with one of ``prefixes`` that a fresh `check PATH` imported."""
+    import ast
     import subprocess
     import sys
 
     probe = (
         "import sys; from holodeck_lsp.__main__ import main; sys.argv=['holodeck-lsp','check',"
-        f"'--no-user-config', {str(VALID)!r}]\n"
+        f"'--no-user-config', {str(path)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "server_only = ('pygls', 'lsprotocol', 'holodeck_lsp.server', 'holodeck_lsp.runner',"
-        " 'holodeck_lsp.validation.yaml.incremental', 'mcp', 'httpx2')\n"
-        "print(sorted(m for m in sys.modules if m.startswith(server_only)))"
+        f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    return list(ast.literal_eval(out.stdout.strip().splitlines()[-1]))
+
+
+def test_check_does_not_import_the_language_server() -> None:
+    # start-up is a pre-commit hook's budget: nothing of the server or the runner
+    server_only = ("pygls", "lsprotocol", "holodeck_lsp.server", "holodeck_lsp.runner",
+                   "holodeck_lsp.validation.yaml.incremental", "mcp", "httpx2")  # fmt: skip
+    assert imported_by_check(VALID, server_only) == []
+
+
+@pytest.mark.parametrize(
+    ("agent", "imported"),
+    [
+        ("name: a\nmodel: {provider: openai, name: m}\ninstructions: {inline: hi}\n", []),
+        (
+            "name: a\nmodel: {provider: openai, name: m}\ninstructions: {inline: hi}\n"
+            "response_format: {type: object}\n",
+            ["jsonschema"],
+        ),
+    ],
+    ids=["plain", "response_format"],
+)
+def test_check_imports_jsonschema_only_for_a_response_format(
+    tmp_path: Path, agent: str, imported: list[str]
+) -> None:
+    (tmp_path / "agent.yaml").write_text(agent, encoding="utf-8")
+    assert imported_by_check(tmp_path / "agent.yaml", ("jsonschema",))[:1] == imported
 
 
 def test_a_value_from_the_project_config_is_traced_back_to_it() -> None:

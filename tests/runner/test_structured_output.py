@@ -301,3 +301,73 @@ def test_anthropic_answers_through_the_structured_output_tool(
     [result] = report["results"]
     assert (err, result["agent_response"], result["errors"]) == ("", response, errors)
     assert result["tool_invocations"] == []  # the answer's channel, not a tool call
+
+
+CLAUDE_TOOLS = '''
+from typing import Annotated, Optional
+
+
+def lookup(metric: str, year: int, scale: float = 1.0, note: Optional[str] = None,
+           tags: list[int] = [], flag=False, extra: Annotated[bool, "ignored"] = True):
+    return "ok"
+'''
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "ollama"])
+def test_claude_backed_agents_declare_tools_as_holodecks_claude_adapter(
+    tmp_path: Path, provider: str
+) -> None:
+    """HoloDeck runs `anthropic` and `ollama` agents through the Claude Agent SDK, whose
+    tool adapter (lib/backends/tool_adapters.py) cuts descriptions to 200 characters and
+    builds a function's schema from its signature: every parameter required, the YAML
+    `parameters` unread, no `additionalProperties`; a search tool takes `{query: str}`."""
+    long = "Look a figure up in the filings. " * 8
+    with FakeModelServer(lambda path, body: Reply("ok")) as server:
+        agent = write(
+            tmp_path,
+            {
+                "tools.py": CLAUDE_TOOLS,
+                "notes.md": "# Notes\n\nBilling handles refunds.\n",
+                "agent.yaml": f"""
+                name: a
+                model: {{provider: {provider}, name: m, endpoint: "{server.root}"}}
+                embedding_provider: {{provider: openai, name: e, endpoint: "{server.url}"}}
+                instructions: {{inline: Answer.}}
+                tools:
+                  - {{name: lookup, type: function, file: tools.py, function: lookup,
+                     description: "{long}",
+                     parameters: {{metric: {{type: string, description: Which figure}}}}}}
+                  - {{name: notes, type: vectorstore, source: notes.md, description: "{long}"}}
+                test_cases: [{{input: hi}}]
+                """,
+            },
+        )
+        code, _report, err = run_suite(agent, "--no-user-config")
+        first = next(b for p, _, b in server.requests if not p.endswith("/embeddings"))
+    assert code == 0, err
+    wire = [t if provider == "anthropic" else t["function"] for t in first["tools"]]
+    schemas = "input_schema" if provider == "anthropic" else "parameters"
+    declared = {t["name"]: (t["description"], t[schemas]) for t in wire}
+    cut = long[:197] + "..."
+    assert declared == {
+        "lookup": (
+            cut,
+            {
+                "type": "object",
+                "properties": {
+                    "metric": {"type": "string"},
+                    "year": {"type": "integer"},
+                    "scale": {"type": "number"},
+                    "note": {"type": "string"},
+                    "tags": {"type": "array", "items": {"type": "integer"}},
+                    "flag": {"type": "string"},
+                    "extra": {"type": "boolean"},
+                },
+                "required": ["metric", "year", "scale", "note", "tags", "flag", "extra"],
+            },
+        ),
+        "notes_search": (
+            ("Search notes: " + long)[:197] + "...",
+            {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+        ),
+    }

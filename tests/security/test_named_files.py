@@ -70,26 +70,50 @@ def agent_naming(root: Path, target: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("target", "kind"),
+    ("key", "target", "kind"),
     [
-        ("/proc/self/environ", "a file of /proc"),
-        ("/dev/zero", "a character device"),
-        ("cases.yaml", "a FIFO (named pipe)"),  # made by the test
+        ("test_cases_file", "/proc/self/environ", "a file of /proc"),
+        ("test_cases_file", "/dev/zero", "a character device"),
+        ("test_cases_file", "cases.yaml", "a FIFO (named pipe)"),  # made by the test
+        ("response_format", "/proc/self/environ", "a file of /proc"),
+        ("response_format", "schema.json", "a FIFO (named pipe)"),  # made by the test
     ],
 )
-def test_a_special_file_is_one_error_and_never_read(tmp_path: Path, target: str, kind: str) -> None:
+def test_a_special_file_is_one_error_and_never_read(
+    tmp_path: Path, key: str, target: str, kind: str
+) -> None:
     root = project(tmp_path)
-    if target == "cases.yaml":
+    if not target.startswith("/"):
         os.mkfifo(root / target)
-    agent_naming(root, target)
+    (root / "agent.yaml").write_text(AGENT + f"{key}: {target}\n", encoding="utf-8")
     code, out = check("agent.yaml", cwd=root)
     assert code == 1
+    named = "response_format schema file" if key == "response_format" else key
     assert out.splitlines() == [
-        f"agent.yaml:7:18: error HL608 test_cases_file {target!r} is {kind}, not a regular file "
-        f"(looked for {target}) (test_cases_file)",
-        f"  test_cases_file: {target}",
+        f"agent.yaml:7:18: error HL608 {named} {target!r} is {kind}, not a regular file "
+        f"(looked for {target}) ({key})",
+        f"  {key}: {target}",
         "                   " + "^" * len(target),
         "1 file(s) checked: 1 error(s), 0 warning(s)",
+    ]
+
+
+def test_a_response_format_schema_file_outside_the_project_is_never_quoted(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    secret = tmp_path / "home" / "tokens.json"
+    secret.parent.mkdir()
+    secret.write_text(f'{{"type": "{SECRET}"}}', encoding="utf-8")
+    (root / "agent.yaml").write_text(AGENT + f"response_format: {secret}\n", encoding="utf-8")
+    code, out = check("agent.yaml", cwd=root)
+    assert code == 0
+    named = f"response_format schema file {str(secret)!r}"
+    assert [line for line in out.splitlines() if "warning" in line] == [
+        f"agent.yaml:7:18: warning HL607 {named} is outside the project ({root}): it is "
+        "validated, but none of its lines is shown (response_format)",
+        f"agent.yaml:7:18: warning HL612 {named} is not a JSON Schema (response_format)",
+        "1 file(s) checked: 0 error(s), 2 warning(s)",
     ]
 
 

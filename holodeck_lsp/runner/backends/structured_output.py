@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.named_files import MAX_NAMED_BYTES, read_text
 from holodeck_lsp.runner.services.failures import AgentRunFailed
 from holodeck_lsp.runner.services.service_targets import BackendConfigError
-from holodeck_lsp.validation.output_schema import MAX_SCHEMA_BYTES, resolve_schema
+from holodeck_lsp.validation.output_schema import resolve_schema
 
 # The name the schema carries on the wire (the OpenAI Agents SDK's, whatever HoloDeck
 # names it internally).
@@ -95,18 +96,10 @@ def reported_text(parsed: Any) -> str:
     return "" if parsed is None else str(parsed)
 
 
-def _read(path: Path) -> str | None:
-    try:
-        with path.open("rb") as handle:  # bounded even if the file grew since its check
-            return handle.read(MAX_SCHEMA_BYTES + 1).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
 def load_output_schema(response_format: object, folder: Path) -> OutputSchema | None:
     """The agent's schema, or None; raises `BackendConfigError` where `holodeck test`
     fails before its first reply (and `check` warns HL610-HL612)."""
-    resolved = resolve_schema(response_format, folder, _read)
+    resolved = resolve_schema(response_format, folder, lambda p: read_text(p, MAX_NAMED_BYTES))
     if resolved.problem is not None:
         raise BackendConfigError(resolved.problem.message)
     return OutputSchema(resolved.schema) if resolved.schema is not None else None

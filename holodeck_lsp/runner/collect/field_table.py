@@ -185,8 +185,9 @@ ROWS: tuple[Row, ...] = (
     Row("Instructions", ("inline",), Status.APPLIED, "The system prompt.", "The same."),
     # ---------------------------------------------------------------- tools
     Row("VectorstoreTool", ("name", "description"), Status.APPLIED,
-        "A function `{name}_search` described `Search {name}: {description}`.",
-        "The same."),
+        "A function `{name}_search` described `Search {name}: {description}`, taking "
+        "`query`; the Claude backend cuts the description to 200 characters "
+        "(`lib/backends/tool_adapters.py`).", "The same."),
     Row("VectorstoreTool", ("type",), Status.APPLIED, "Selects the tool kind.", "The same."),
     Row("VectorstoreTool", ("defer_loading",), Status.UNUSED,
         "Not read by any backend.", "Not read."),
@@ -221,17 +222,19 @@ ROWS: tuple[Row, ...] = (
         "The same for in-memory, ChromaDB, Qdrant, PostgreSQL and FAISS; other providers "
         "stop the run (exit 2)."),
     Row("FunctionTool", ("name", "description", "type"), Status.APPLIED,
-        "The function the model sees.", "The same."),
+        "The function the model sees; the Claude backend cuts the description to 200 "
+        "characters.", "The same."),
     Row("FunctionTool", ("defer_loading",), Status.UNUSED,
         "Not read by any backend.", "Not read."),
     Row("FunctionTool", ("file", "function"), Status.APPLIED,
         "The Python function, imported from the agent's folder.", "The same."),
-    Row("FunctionTool", ("parameters",), Status.DIFFERS,
-        "The schema's `properties`, every one required, `additionalProperties: false`; "
-        "else derived from the signature "
-        "(`lib/backends/openai_agents_tool_adapters.py:_derive_params_schema`).",
-        "The schema's `properties`; required are those marked `required: true`, else "
-        "derived from the signature."),
+    Row("FunctionTool", ("parameters",), Status.APPLIED,
+        "OpenAI backend: the schema's `properties`, every one required, "
+        "`additionalProperties: false`; else derived from the signature "
+        "(`lib/backends/openai_agents_tool_adapters.py:_derive_params_schema`). Claude "
+        "backend: not read; the schema comes from the signature, every parameter "
+        "required (`lib/backends/tool_adapters.py:_derive_input_schema`).",
+        "The same, by the backend HoloDeck would use for the provider."),
     Row("MCPTool", ("name", "description", "type"), Status.APPLIED,
         "The server; its tools keep their own names and descriptions.", "The same."),
     Row("MCPTool", ("defer_loading", "load_tools", "load_prompts", "registry_name"),
@@ -258,7 +261,7 @@ ROWS: tuple[Row, ...] = (
         "Not offered to the model, with a warning (no backend runs prompt tools).",
         "The same."),
     Row("HierarchicalDocumentTool", ("name", "description", "type"), Status.APPLIED,
-        "A function `{name}_search`.", "The same."),
+        "A function `{name}_search`, as for a vector store.", "The same."),
     Row("HierarchicalDocumentTool", ("source", "database", "embedding_model"),
         Status.DIFFERS, "As for a vector store.", "As for a vector store."),
     Row("HierarchicalDocumentTool", ("chunking_strategy", "max_chunk_tokens",
@@ -299,13 +302,23 @@ ROWS: tuple[Row, ...] = (
         "The default metrics.", "See each metric kind."),
     Row("EvaluationConfig", ("optimizer",), Status.UNUSED, _OPTIMIZE.capitalize() + ".",
         "Not read."),
-    Row("EvaluationMetric", ("type", "metric", "threshold", "response_path"), Status.APPLIED,
-        "Which metric, its pass mark, the JSON field it grades.", "The same."),
+    Row("EvaluationMetric", ("type", "metric", "response_path"), Status.APPLIED,
+        "Which metric, the JSON field it grades.", "The same."),
+    Row("EvaluationMetric", ("threshold",), Status.DIFFERS,
+        "The pass mark (unset: the evaluator's own verdict). `groundedness`, `relevance`, "
+        "`coherence` and `fluency` compare it with the Azure AI evaluator's raw 1-5 rating "
+        "(`executor.py:1620` reads the score under the metric's name), so a threshold up "
+        "to 1 passes every rating.",
+        "The pass mark of every metric, compared with its score in [0, 1] (a rating "
+        "divided by `scale`); unset: the same verdicts."),
     Row("EvaluationMetric", ("enabled",), Status.DIFFERS,
         "Not honoured: the metric runs anyway.", "`false` skips it (`check` warns HL507)."),
     Row("EvaluationMetric", ("model",), Status.DIFFERS,
         "The judge, as an Azure AI evaluator (with no `endpoint` or `api_key` the run is "
-        "refused).", "The judge, through its provider (`check` warns HL510)."),
+        "refused); with neither it nor `evaluations.model`, `groundedness`, `relevance`, "
+        "`coherence` and `fluency` do not run (`executor.py:697`).",
+        "The judge, through its provider (`check` warns HL510); with neither, the agent's "
+        "model judges."),
     Row("EvaluationMetric", ("fail_on_error",), Status.DIFFERS,
         "Not read for standard metrics.", "An error of the metric fails the test case."),
     Row("EvaluationMetric", ("scale", "retry_on_failure", "timeout_ms", "custom_prompt"),
@@ -320,9 +333,10 @@ ROWS: tuple[Row, ...] = (
                         "strict_mode", "model"), Status.APPLIED,
         "The G-Eval judge's task (DeepEval's prompts).",
         "The same, with this runner's prompts."),
-    Row("GEvalMetric", ("threshold",), Status.DIFFERS,
-        "`threshold or 0.5`: unset (or 0) passes at 0.5 (`executor.py:649`).",
-        "Unset: the score is reported and the metric passes."),
+    Row("GEvalMetric", ("threshold",), Status.APPLIED,
+        "The pass mark; unset, the judge is built with `threshold or 0.5` "
+        "(`executor.py:649`) and passes at 0.5, the report showing no threshold.",
+        "The same."),
     Row("GEvalMetric", ("enabled", "fail_on_error"), Status.DIFFERS,
         "Not honoured.", "`enabled: false` skips it; `fail_on_error` fails the test case."),
     Row("RAGMetric", ("type", "metric_type", "threshold", "include_reason", "model"),
@@ -443,8 +457,8 @@ ROWS: tuple[Row, ...] = (
         "Claude Code's working folder: its file tools are scoped to it.",
         "run has no file tools to scope", providers=CLAUDE_BACKEND),
     Row("ClaudeConfig", ("permission_mode", "i_understand_this_is_unsafe"), Status.NOT_APPLIED,
-        "Which built-in tool uses Claude Code approves (`acceptAll` is refused without "
-        "`i_understand_this_is_unsafe: true`).",
+        "Which built-in tool uses Claude Code approves (`acceptAll` without "
+        "`i_understand_this_is_unsafe: true` stops the run, exit 3: `check` warns HL512).",
         "run offers no built-in tools, and runs every call of the agent's own tools",
         providers=CLAUDE_BACKEND),
     Row("ClaudeConfig", ("extended_thinking",), Status.NOT_APPLIED,

@@ -9,6 +9,7 @@ from pathlib import Path
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.tools import FunctionTool, MCPTool, TransportType
 from holodeck_lsp.runner.services.user_imports import ImportFailure, load_function
+from holodeck_lsp.runner.tools.claude_adapter import uses_claude_adapter
 from holodeck_lsp.runner.tools.function_tools import FunctionKind
 from holodeck_lsp.runner.tools.mcp_servers import McpServerKind
 from holodeck_lsp.runner.tools.retrieval.retrieval_kinds import RetrievalKinds
@@ -28,6 +29,7 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
     warnings: list[str] = []
     problems: list[str] = []
     retrieval = RetrievalKinds(agent)
+    claude_code = uses_claude_adapter(agent)
     for tool in agent.tools or []:
         searcher = retrieval.make(tool)
         if searcher is not None:
@@ -39,7 +41,9 @@ def build_toolbox(agent: Agent, folder: Path) -> Catalog:
             except ImportFailure as exc:
                 problems.append(f"tool '{tool.name}': {exc}")
                 continue
-            kinds.append(FunctionKind(tool.name, tool.description, fn, tool.parameters))
+            kinds.append(
+                FunctionKind(tool.name, tool.description, fn, tool.parameters, claude_code)
+            )
             continue
         if isinstance(tool, MCPTool):
             if tool.transport is TransportType.WEBSOCKET:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from holodeck_lsp.runner.services.user_threads import UserCodeExit, exception_line, in_thread
+from holodeck_lsp.runner.tools.claude_adapter import cut, function_schema
 from holodeck_lsp.runner.tools.tool_kind import FunctionSpec, ToolContext, ToolOutput, ToolRaised
 
 _JSON_TYPES = {
@@ -79,9 +80,13 @@ class FunctionKind:
         description: str,
         fn: Callable[..., Any],
         parameters: dict[str, dict[str, Any]] | None = None,
+        claude_code: bool = False,
     ) -> None:
         self.tool_name = name
         self._fn = fn
+        if claude_code:  # as HoloDeck's Claude backend declares it
+            self.spec = FunctionSpec(name, cut(description), function_schema(fn))
+            return
         schema = _schema_from_config(parameters) if parameters else _schema_from_signature(fn)
         self.spec = FunctionSpec(name, description, schema)
 

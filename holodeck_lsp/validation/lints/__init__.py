@@ -9,6 +9,7 @@ from typing import Any
 
 from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
+from holodeck_lsp.validation.lints.backend_refusals import backend_refusal_rules
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
 from holodeck_lsp.validation.lints.expected_tools import declared_tool_names, tool_rules
 from holodeck_lsp.validation.lints.graders import metric_rules
@@ -48,5 +49,6 @@ def lint_agent(
     project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
-    response_format_rules(logical, collector, base, ctx)
+    response_format_rules(logical, collector, base, ctx, project)
+    backend_refusal_rules(logical, collector)
     return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)

@@ -10,10 +10,19 @@ each into {instructions, model, sampling, output limit, reasoning, structured ou
 (name: description, parameters), tool choice, user message}; every representation-only
 difference, and every difference `run` makes on purpose, is named in `NAMED` with its
 reason, and applied only where its rule says. Whatever else differs is a failure.
+
+HoloDeck's side is pinned (0.7.1) and deterministic, and takes half an hour over the corpus:
+its normalised first request for each agent is recorded under `tests/data/request-parity/
+holodeck/` (the agent's corpus path + `.json`), and the tests compare `run`'s live request
+with the record. After changing the corpus, an adaptation or HoloDeck's normalisation,
+record again (about 35 minutes on 2 cores; AGENT... records only those corpus paths):
+
+    python -m tests.differential.runner.request_parity --regenerate [AGENT...]
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import io
 import json
@@ -28,6 +37,7 @@ import yaml
 
 from holodeck_lsp.runner.command import RunOptions, run_command
 from tests.differential.runner.harness import holodeck_env
+from tests.differential.runner.runner_env import ensure_runner_env
 from tests.runner.fake_model import FakeModelServer, Reply
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus" / "real"
@@ -49,6 +59,9 @@ ADAPTATIONS = {
     "whose function takes `query: str`",
     "no-observability": "`observability:` exports to collectors that are not there; it sends "
     "nothing to the model",
+    "oauth-as-api-key": "`run` calls Anthropic with an API key only (docs/runner.md, "
+    "`auth_provider`): an agent with `auth_provider: oauth_token` is compared with "
+    "`api_key` (the credentials change, not what is asked)",
     "claude-no-sandbox": "HoloDeck's Claude backend needs bubblewrap for its env scrubbing "
     "(not installed here): `claude.disable_subprocess_env_scrub: true` (tool subprocess env "
     "only)",
@@ -76,12 +89,20 @@ NAMED = {
     "file's values",
     "claude-code-output-tool-text": "the StructuredOutput tool's description is Claude "
     "Code's wording; `run` words it itself (same name, same schema, same use)",
-    "claude-search-schema": "HoloDeck's Claude tool adapter declares a search tool's "
-    "`{query}` parameters without `additionalProperties: false`; `run` sends its OpenAI "
-    "path's closed schema on every backend",
     "ollama-protocol": "HoloDeck 0.7.1 drives Ollama through the Claude Agent SDK (Claude "
     "Code against Ollama's Anthropic-compatible API); `run` uses Ollama's OpenAI-compatible "
     "Chat Completions, so the Claude Code differences above apply to Ollama agents as well",
+}
+
+
+# Why an agent is not compared, by a phrase of its runner's error: none of these agents
+# starts under one of the runners, whatever the network.
+SKIPS = {
+    # HoloDeck's Claude backend refuses `acceptAll` without the opt-in (`check`: HL512).
+    "holodeck-refuses-accept-all": "permission_mode='acceptAll' disables",
+    # An `anthropic` agent's vector store without `embedding_provider`: both runners refuse
+    # (`check`: HL512); HoloDeck's refusal comes first.
+    "holodeck-refuses-no-embedder": "embedding_provider is required when using vectorstore",
 }
 
 
@@ -105,6 +126,10 @@ class Outcome:
     skipped: str | None = None  # why the agent could not be compared
 
 
+def _load(text: str | bytes) -> Any:
+    return yaml.load(text, Loader=yaml.CSafeLoader)  # libyaml: the corpus is read often
+
+
 def corpus_agents() -> list[dict[str, Any]]:
     index = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))
     return [entry for entry in index if entry["kind"] == "agent"]
@@ -117,7 +142,7 @@ def _first_input(data: dict[str, Any], folder: Path) -> str:
     cases = data.get("test_cases")
     ref = data.get("test_cases_file")
     if cases is None and isinstance(ref, str) and (folder / ref).is_file():
-        payload = yaml.safe_load((folder / ref).read_text(encoding="utf-8"))
+        payload = _load((folder / ref).read_text(encoding="utf-8"))
         cases = payload.get("test_cases") if isinstance(payload, dict) else payload
     for case in cases or []:
         if isinstance(case, dict):
@@ -176,7 +201,7 @@ def prepare(entry: dict[str, Any], dest: Path, url: str) -> tuple[Path, set[str]
     for companion in entry.get("companions", []):
         if (folder / companion).is_file():
             _write(dest / companion, (folder / companion).read_text(encoding="utf-8"))
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = _load(source.read_text(encoding="utf-8"))
     used = {"one-probe-case"}
     probe = _first_input(data, folder)
     data.pop("test_cases_file", None)
@@ -192,6 +217,9 @@ def prepare(entry: dict[str, Any], dest: Path, url: str) -> tuple[Path, set[str]
         _write(dest / instructions["file"], (folder / instructions["file"]).read_text("utf-8"))
     _adapt_tools(data, dest, used)
     model = data.get("model") or {}
+    if model.get("auth_provider") == "oauth_token":
+        model["auth_provider"] = "api_key"
+        used.add("oauth-as-api-key")
     if model.get("provider") in ("anthropic", "ollama"):
         claude = data.setdefault("claude", {}) or {}
         claude["disable_subprocess_env_scrub"] = True
@@ -203,7 +231,7 @@ def prepare(entry: dict[str, Any], dest: Path, url: str) -> tuple[Path, set[str]
         root = url.removesuffix("/v1")
         model["endpoint"] = url if model.get("provider") == "openai" else root
     agent = dest / source.name
-    agent.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    agent.write_text(yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False), encoding="utf-8")
     return agent, used
 
 
@@ -223,6 +251,8 @@ def environment(entry: dict[str, Any], url: str) -> dict[str, str]:
             env.setdefault(name, root)
         elif name == "AZURE_OPENAI_DEPLOYMENT_NAME":
             env.setdefault(name, "gpt-4o")
+        elif name.endswith("SUBSCRIPTION_ID"):
+            env.setdefault(name, "00000000-0000-4000-8000-000000000000")  # HoloDeck wants a UUID
         else:
             env.setdefault(name, "parity-placeholder")
     return env
@@ -232,15 +262,18 @@ def environment(entry: dict[str, Any], url: str) -> dict[str, str]:
 
 
 def _agent_request(
-    server: FakeModelServer, claude_code: bool
+    server: FakeModelServer, holodeck: bool
 ) -> tuple[str | None, dict[str, Any] | None]:
-    """The first request of the agent's model. Claude Code first asks for a session title
-    (no tools); its first main-loop request offers its tools."""
+    """The first request of the agent's model. HoloDeck's agents speak the Responses API
+    or, through Claude Code, Messages (its Chat Completions requests are its chunk
+    contextualiser's, `context_model`). Claude Code first asks for a session title (no
+    tools); its first main-loop request offers its tools."""
+    routes = ("/responses", "/messages") if holodeck else ("/chat/completions", "/messages")
     for path, _headers, body in server.requests:
         route = path.split("?")[0]
-        if not route.endswith(("/responses", "/chat/completions", "/messages")):
-            continue  # embeddings
-        if claude_code and route.endswith("/messages") and not body.get("tools"):
+        if not route.endswith(routes):
+            continue  # embeddings, chunk contexts
+        if holodeck and route.endswith("/messages") and not body.get("tools"):
             continue
         return route, body
     return None, None
@@ -254,6 +287,7 @@ def capture_holodeck(cli: Path, agent: Path, env: dict[str, str]) -> Capture:
         full.update({k: v.replace("URL_ROOT", server.root) for k, v in env.items()})
         full["OPENAI_BASE_URL"] = server.url
         full["ANTHROPIC_BASE_URL"] = server.root
+        full["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(cli))
         _point(agent, server)
         try:
             done = subprocess.run(
@@ -267,8 +301,16 @@ def capture_holodeck(cli: Path, agent: Path, env: dict[str, str]) -> Capture:
             code, output = done.returncode, done.stdout + done.stderr
         except subprocess.TimeoutExpired:
             code, output = -1, "timed out"
-        path, body = _agent_request(server, claude_code=True)
+        path, body = _agent_request(server, holodeck=True)
+        output = output.replace(str(agent.parent), "AGENT_DIR").replace(server.root, "URL_ROOT")
     return Capture(path, body, code, output[-4000:])
+
+
+def _tiktoken_cache(cli: Path) -> Path:
+    """tiktoken's encodings (document chunking needs cl100k_base) come from the network,
+    but litellm, in HoloDeck's closure, ships cl100k_base in tiktoken's cache layout."""
+    [site] = cli.parent.parent.glob("lib/python*/site-packages")
+    return site / "litellm" / "litellm_core_utils" / "tokenizers"
 
 
 def capture_ours(agent: Path, env: dict[str, str]) -> Capture:
@@ -280,8 +322,9 @@ def capture_ours(agent: Path, env: dict[str, str]) -> Capture:
         options = RunOptions(agent, outputs=[agent.parent / "ours.json"], quiet=True,
                              user_config=False)  # fmt: skip
         code = run_command(options, out, err, full)
-        path, body = _agent_request(server, claude_code=False)
-    return Capture(path, body, code, err.getvalue()[-4000:])
+        path, body = _agent_request(server, holodeck=False)
+        output = err.getvalue().replace(str(agent.parent), "AGENT_DIR")
+    return Capture(path, body, code, output.replace(server.root, "URL_ROOT")[-4000:])
 
 
 def _point(agent: Path, server: FakeModelServer) -> None:
@@ -452,14 +495,6 @@ def reconcile(
             ours.pop(key, None)
         if provider == "ollama":
             named.add("ollama-protocol")
-        for name, tool in (ours.get("tools") or {}).items():
-            theirs_tool = (theirs.get("tools") or {}).get(name) or {}
-            params = dict(tool.get("parameters") or {})
-            if name.endswith("_search") and "additionalProperties" not in (
-                theirs_tool.get("parameters") or {}
-            ) and params.pop("additionalProperties", None) is False:
-                named.add("claude-search-schema")
-                tool["parameters"] = params
         output = theirs.get("structured_output")
         if output is not None and ours.get("structured_output") is not None:
             # Ours went as the same tool over Messages, or as response_format to Ollama.
@@ -476,19 +511,23 @@ def reconcile(
 
 
 def _outcome(entry: dict[str, Any]) -> Outcome:
-    data = yaml.safe_load((CORPUS / entry["file"]).read_text(encoding="utf-8"))
+    data = _load((CORPUS / entry["file"]).read_text(encoding="utf-8"))
     return Outcome(entry["file"], str((data.get("model") or {}).get("provider")))
 
 
-def judge(outcome: Outcome, theirs: Capture, ours: Capture) -> Outcome:
-    if theirs.body is None or ours.body is None:
-        who = "holodeck test" if theirs.body is None else "run"
-        tail = (theirs if theirs.body is None else ours).output.strip().splitlines()
-        outcome.skipped = f"{who} sent no model request: " + " | ".join(tail[-2:])
+def judge(outcome: Outcome, record: dict[str, Any], ours: Capture) -> Outcome:
+    """``run``'s live request against HoloDeck's recorded one."""
+    if record.get("skipped") is not None:
+        outcome.skipped = str(record["skipped"])
         return outcome
-    their_shape = normalise(theirs, outcome.named, holodeck=True)
+    if ours.body is None:
+        tail = ours.output.strip().splitlines()
+        outcome.skipped = "run sent no model request: " + " | ".join(tail[-2:])
+        return outcome
+    outcome.named.update(record["named"])
     our_shape = normalise(ours, outcome.named, holodeck=False)
-    outcome.differences = reconcile(outcome.provider, their_shape, our_shape, outcome.named)
+    theirs = json.loads(json.dumps(record["request"]))  # reconcile may edit either side
+    outcome.differences = reconcile(outcome.provider, theirs, our_shape, outcome.named)
     return outcome
 
 
@@ -499,7 +538,7 @@ def _fingerprint(folder: Path) -> str:
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         text = path.read_bytes()
         if path.suffix in (".yaml", ".yml"):
-            data = yaml.safe_load(text)
+            data = _load(text)
             if isinstance(data, dict):
                 for key in ("name", "description", "author"):
                     data.pop(key, None)  # they go to no request
@@ -508,33 +547,104 @@ def _fingerprint(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def compare_corpus(cli: Path, entries: list[dict[str, Any]], workdir: Path) -> list[Outcome]:
-    """Every agent of ``entries``: HoloDeck's runs two at a time in subprocesses while
-    ours run here, one after the other; an agent whose prepared copy is the same as an
-    earlier one's shares its outcome."""
-    prepared: dict[str, tuple[dict[str, Any], Path, Path]] = {}
+def _prepare_all(
+    entries: list[dict[str, Any]], workdir: Path, side: str
+) -> tuple[dict[str, tuple[dict[str, Any], Path]], list[tuple[Outcome, str]]]:
+    """Each entry's prepared copy under ``workdir``, one per distinct content (its
+    fingerprint), and each entry's outcome with the fingerprint it shares."""
+    prepared: dict[str, tuple[dict[str, Any], Path]] = {}
     keys: list[tuple[Outcome, str]] = []
     for n, entry in enumerate(entries):
         outcome = _outcome(entry)
-        theirs_agent, used = prepare(entry, workdir / f"{n}" / "holodeck", "URL_ROOT/v1")
-        outcome.adaptations = used
-        key = _fingerprint(theirs_agent.parent)
-        if key not in prepared:
-            ours_agent, _ = prepare(entry, workdir / f"{n}" / "ours", "URL_ROOT/v1")
-            prepared[key] = (entry, theirs_agent, ours_agent)
+        agent, outcome.adaptations = prepare(entry, workdir / f"{n}" / side, "URL_ROOT/v1")
+        key = _fingerprint(agent.parent)
+        prepared.setdefault(key, (entry, agent))
         keys.append((outcome, key))
+    return prepared, keys
+
+
+# ----------------------------------------------------------------------------- records
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "request-parity" / "holodeck"
+
+
+def record_path(entry: dict[str, Any]) -> Path:
+    return DATA / f"{entry['file']}.json"
+
+
+def holodeck_record(outcome: Outcome, capture: Capture) -> dict[str, Any]:
+    """What is kept of HoloDeck's first request: its normalised shape and the differences
+    named while normalising it, or why it sent none."""
+    record: dict[str, Any] = {"agent": outcome.agent, "provider": outcome.provider}
+    if capture.body is None:
+        tail = capture.output.strip().splitlines()
+        record["skipped"] = "holodeck test sent no model request: " + " | ".join(tail[-2:])
+        return record
+    named: set[str] = set()
+    record["route"] = capture.path
+    record["request"] = normalise(capture, named, holodeck=True)
+    record["named"] = sorted(named)
+    return record
+
+
+def record_holodeck(
+    cli: Path, entries: list[dict[str, Any]], workdir: Path
+) -> list[dict[str, Any]]:
+    """HoloDeck's record of each entry, live: two `holodeck test` runs at a time; entries
+    whose prepared copies are the same share one run."""
+    prepared, keys = _prepare_all(entries, workdir, "holodeck")
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = {
-            key: pool.submit(capture_holodeck, cli, theirs, environment(entry, "URL_ROOT/v1"))
-            for key, (entry, theirs, _) in prepared.items()
+            key: pool.submit(capture_holodeck, cli, agent, environment(entry, "URL_ROOT/v1"))
+            for key, (entry, agent) in prepared.items()
         }
-        ours = {key: capture_ours(agent, environment(entry, "URL_ROOT/v1"))
-                for key, (entry, _, agent) in prepared.items()}  # fmt: skip
-        theirs = {key: future.result() for key, future in futures.items()}
-    return [judge(outcome, theirs[key], ours[key]) for outcome, key in keys]
+        captures = {key: future.result() for key, future in futures.items()}
+    return [holodeck_record(outcome, captures[key]) for outcome, key in keys]
 
 
-def compare_agent(entry: dict[str, Any], cli: Path) -> Outcome:
+def read_record(entry: dict[str, Any]) -> dict[str, Any]:
+    return dict(json.loads(record_path(entry).read_text(encoding="utf-8")))
+
+
+def write_record(record: dict[str, Any]) -> None:
+    path = DATA / f"{record['agent']}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def compare_corpus(entries: list[dict[str, Any]], workdir: Path) -> list[Outcome]:
+    """Every entry's live `run` request against HoloDeck's recorded one; entries whose
+    prepared copies are the same share one run."""
+    prepared, keys = _prepare_all(entries, workdir, "ours")
+    captures = {key: capture_ours(agent, environment(entry, "URL_ROOT/v1"))
+                for key, (entry, agent) in prepared.items()}  # fmt: skip
+    return [judge(outcome, read_record(entry), captures[key])
+            for (outcome, key), entry in zip(keys, entries, strict=True)]  # fmt: skip
+
+
+def compare_agent(entry: dict[str, Any]) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="parity-") as tmp:
-        [outcome] = compare_corpus(cli, [entry], Path(tmp))
+        [outcome] = compare_corpus([entry], Path(tmp))
     return outcome
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--regenerate", action="store_true", required=True,
+                        help="record HoloDeck's first requests (builds its venv if needed)")
+    parser.add_argument("agents", nargs="*", help="corpus paths (default: every agent)")
+    args = parser.parse_args(argv)
+    entries = [e for e in corpus_agents() if not args.agents or e["file"] in args.agents]
+    if args.agents and len(entries) != len(args.agents):
+        parser.error(f"not corpus agents: {set(args.agents) - {e['file'] for e in entries}}")
+    cli = ensure_runner_env()
+    with tempfile.TemporaryDirectory(prefix="parity-record-") as tmp:
+        records = record_holodeck(cli, entries, Path(tmp))
+    for record in records:
+        write_record(record)
+        print(record["agent"], "skipped" if "skipped" in record else record["route"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -605,6 +605,37 @@ def rag_suite() -> Suite:
     return Suite("rag", agent("rag", cases, []), script, TOOLS, GRADERS, judge=rag_judge)
 
 
+GEVAL_SCORES = {"Thank you kindly for asking.": 8, "Go away.": 3}
+
+
+def geval_judge(prompt: str) -> str | None:
+    """The G-Eval judge, for DeepEval's prompt and ours alike (both ask for a score from 0
+    to 10 and a reason): by the reply it is shown."""
+    for reply, score in GEVAL_SCORES.items():
+        if reply in prompt:
+            return json.dumps({"score": score, "reason": f"Scored {score} of 10."})
+    return None
+
+
+def geval_suite() -> Suite:
+    """A G-Eval metric without a threshold: HoloDeck passes it at 0.5 (executor.py:649),
+    so a reply the judge scores 3 of 10 fails and one scored 8 passes."""
+    metric = {
+        "type": "geval",
+        "name": "Politeness",
+        "criteria": "The reply is polite.",
+        "evaluation_steps": ["Check whether the reply is polite."],
+        "model": {"provider": "openai", "name": "gpt-4o-mini"},
+    }
+    script: dict[str, list[Action]] = {}
+    cases = []
+    for n, reply in enumerate(GEVAL_SCORES):
+        script[f"Greet me ({n})"] = [Reply(reply)]
+        cases.append({"name": f"reply {n}", "turns": [{"input": f"Greet me ({n})"}]})
+    return Suite("geval", agent("geval", cases, [metric]), script, TOOLS, GRADERS,
+                 judge=geval_judge)  # fmt: skip
+
+
 ROUTE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {

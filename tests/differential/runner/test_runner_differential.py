@@ -19,6 +19,7 @@ from tests.differential.runner.suites import (
     deviations_suite,
     flag_conflict_suite,
     generated_suite,
+    geval_suite,
     rag_suite,
     structured_output_suite,
     timeout_suite,
@@ -99,6 +100,22 @@ def test_a_judged_rag_metric_agrees(holodeck_cli: Path) -> None:
         ("faithfulness", 0.5, True, "gpt-4o-mini")
     ]
     assert bare == []
+
+
+def test_a_geval_metric_without_a_threshold_agrees(holodeck_cli: Path) -> None:
+    """G-Eval with no threshold: HoloDeck's `threshold or 0.5` (executor.py:649) is the
+    pass mark of both runners, and neither reports a threshold."""
+    suite = geval_suite()
+    pair = run_pair(suite, holodeck_cli)
+    left, _ = _left(suite, pair)
+    assert left == [], "\n".join(map(str, left))
+    assert pair.theirs is not None
+    rows = [
+        (m["score"], m["threshold"], m["passed"])
+        for r in pair.theirs["results"]
+        for m in r["turns"][0]["metric_results"]
+    ]
+    assert rows == [(0.8, None, True), (0.3, None, False)]
 
 
 def test_documented_deviations_are_the_only_differences(holodeck_cli: Path) -> None:

@@ -103,7 +103,7 @@ describe(`the ${BUNDLED_TARGET} package with the server bundled`, { skip }, () =
     const has = (pattern: RegExp): boolean => names.some((name) => pattern.test(name));
     assert.ok(has(/^extension\/bundled\/run_server\.py$/));
     assert.ok(has(/^extension\/dist\/extension\.js$/));
-    for (const pkg of ['holodeck_lsp', 'pygls', 'lsprotocol', 'pydantic', 'typer', 'httpx', 'rich']) {
+    for (const pkg of ['holodeck_lsp', 'pygls', 'lsprotocol', 'pydantic', 'typer', 'httpx', 'rich', 'jsonschema']) {
       assert.ok(has(new RegExp(`^extension/bundled/libs/common/${pkg}/__init__\\.py$`)), pkg);
     }
     for (const tag of manifest.tags as string[]) {
@@ -111,6 +111,7 @@ describe(`the ${BUNDLED_TARGET} package with the server bundled`, { skip }, () =
       const abi = `cpython-${tag.slice(2)}-x86_64-linux-gnu`;
       assert.ok(has(new RegExp(`^extension/bundled/libs/${tag}/pydantic_core/_pydantic_core\\.${abi}\\.so$`)), tag);
       assert.ok(has(new RegExp(`^extension/bundled/libs/${tag}/yaml/_yaml\\.${abi}\\.so$`)), tag);
+      assert.ok(has(new RegExp(`^extension/bundled/libs/${tag}/rpds/rpds\\.${abi}\\.so$`)), tag); // jsonschema's
     }
     for (const extra of OPTIONAL_EXTRAS) {
       assert.ok(!has(new RegExp(`^extension/bundled/libs/[^/]+/${extra}/`)), `${extra} is an optional extra`);

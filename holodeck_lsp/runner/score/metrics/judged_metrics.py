@@ -58,6 +58,19 @@ def _needs_context(metric: JudgedMetric) -> bool:
     return isinstance(metric, EvaluationMetric) and metric.metric == "groundedness"
 
 
+# HoloDeck builds a G-Eval judge with `threshold or 0.5` (executor.py:649) and, with no
+# threshold, takes the judge's own verdict: an unset threshold passes at 0.5, and the
+# report still shows none.
+GEVAL_DEFAULT_PASS_MARK = 0.5
+
+
+def pass_mark(metric: JudgedMetric) -> float | None:
+    """The score a judged metric passes at; None: it passes whatever the score."""
+    if isinstance(metric, GEvalMetric) and metric.threshold is None:
+        return GEVAL_DEFAULT_PASS_MARK
+    return metric.threshold
+
+
 @dataclass(frozen=True)
 class JudgedOutcome:
     result: MetricResult
@@ -117,7 +130,8 @@ async def judge_metric(
             result(score=0.0, passed=False, error=judged.error, **common), judged.execution_error
         )
     score = judged.verdict.score
-    passed = score >= rubric.threshold if rubric.threshold is not None else True
+    mark = pass_mark(metric)
+    passed = score >= mark if mark is not None else True
     return JudgedOutcome(
         result(score=score, passed=passed, reasoning=judged.verdict.reason, **common), False
     )

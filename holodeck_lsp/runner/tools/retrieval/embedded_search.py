@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.tools import DatabaseConfig
+from holodeck_lsp.runner.tools.claude_adapter import SEARCH_PARAMETERS as CLAUDE_SEARCH_PARAMETERS
+from holodeck_lsp.runner.tools.claude_adapter import cut
 from holodeck_lsp.runner.tools.retrieval.embeddings import Embedder, EmbeddingError
 from holodeck_lsp.runner.tools.retrieval.shared_embedder import SharedEmbedder
 from holodeck_lsp.runner.tools.retrieval.stores.store_choice import make_store
@@ -22,8 +24,12 @@ SEARCH_PARAMETERS: dict[str, Any] = {
 FALLBACK_DIMENSIONS = 1536  # an empty source: no vector tells the length
 
 
-def search_spec(name: str, description: str) -> FunctionSpec:
-    return FunctionSpec(f"{name}_search", f"Search {name}: {description}", SEARCH_PARAMETERS)
+def search_spec(name: str, description: str, claude_code: bool) -> FunctionSpec:
+    """The `{name}_search` function; ``claude_code``: as HoloDeck's Claude backend has it."""
+    text = f"Search {name}: {description}"
+    if claude_code:
+        return FunctionSpec(f"{name}_search", cut(text), CLAUDE_SEARCH_PARAMETERS)
+    return FunctionSpec(f"{name}_search", text, SEARCH_PARAMETERS)
 
 
 def shown_path(path: Path, agent_dir: Path) -> str:
@@ -46,8 +52,11 @@ class EmbeddedSearch:
 
     is_retrieval = True
 
-    def __init__(self, name: str, embeddings: SharedEmbedder, dimensions: int | None) -> None:
+    def __init__(
+        self, name: str, embeddings: SharedEmbedder, dimensions: int | None, claude_code: bool
+    ) -> None:
         self.tool_name = name
+        self.claude_code = claude_code  # declared as HoloDeck's Claude backend declares it
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
         self._store: VectorStore | None = None

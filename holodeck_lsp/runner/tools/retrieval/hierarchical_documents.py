@@ -98,8 +98,10 @@ def document_pieces(tool: HierarchicalDocumentTool, agent_dir: Path) -> list[Pie
 
 
 class HierarchicalKind(EmbeddedSearch):
-    def __init__(self, tool: HierarchicalDocumentTool, embeddings: SharedEmbedder) -> None:
-        super().__init__(tool.name, embeddings, None)
+    def __init__(
+        self, tool: HierarchicalDocumentTool, embeddings: SharedEmbedder, claude_code: bool = False
+    ) -> None:
+        super().__init__(tool.name, embeddings, None, claude_code)
         self.tool = tool
         self._pieces: dict[str, Piece] = {}
         self._order: list[str] = []
@@ -126,7 +128,7 @@ class HierarchicalKind(EmbeddedSearch):
             raise ToolStartError(tool.name, str(exc)) from None
         self._pieces = {p.chunk.id: p for p in pieces}
         self._order = [p.chunk.id for p in pieces]
-        return [search_spec(tool.name, tool.description)]
+        return [search_spec(tool.name, tool.description, self.claude_code)]
 
     async def _semantic(self, query: str, top_k: int) -> list[tuple[str, float]]:
         return [(h.chunk.id, h.score) for h in await self.nearest(query, top_k)]

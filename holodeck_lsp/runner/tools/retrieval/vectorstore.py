@@ -88,8 +88,10 @@ def format_hits(hits: list[Hit], query: str, structured: bool) -> str:
 
 
 class VectorstoreKind(EmbeddedSearch):
-    def __init__(self, tool: VectorstoreTool, embeddings: SharedEmbedder) -> None:
-        super().__init__(tool.name, embeddings, tool.embedding_dimensions)
+    def __init__(
+        self, tool: VectorstoreTool, embeddings: SharedEmbedder, claude_code: bool = False
+    ) -> None:
+        super().__init__(tool.name, embeddings, tool.embedding_dimensions, claude_code)
         self.tool = tool
 
     @property
@@ -104,7 +106,7 @@ class VectorstoreKind(EmbeddedSearch):
         except (SourceError, StoreError, EmbeddingError) as exc:
             await self.close()
             raise ToolStartError(tool.name, str(exc)) from None
-        return [search_spec(tool.name, tool.description)]
+        return [search_spec(tool.name, tool.description, self.claude_code)]
 
     async def call(self, name: str, args: dict[str, Any]) -> ToolOutput:
         query = query_of(args)
