@@ -8,7 +8,8 @@ that object, in [0, 1]:
 - `geval`: a rating from 0 to 10, divided by 10; with `strict_mode`, 1 or 0.
 
 As for every metric but code graders, `passed` is `score >= threshold`, and a metric
-without a threshold reports its score and passes (`geval` passes at 0.5: `judged_metrics.pass_mark`).
+without a threshold reports its score and passes (`geval` passes at 0.5:
+`judged_metrics.pass_mark`).
 - RAG metrics: the judge gives one verdict per claim, statement, sentence or passage and
   the score is counted from the verdicts, so it does not rest on a number the judge
   picked.
