@@ -12,7 +12,6 @@ limits), and both give the same result (tests/validation/test_yaml_events.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -307,89 +306,98 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
         return None
     resolve: Any = _RESOLVER.resolve  # untyped in the stubs
     constructors = _CONSTRUCTOR.yaml_constructors
+    # A large suite has a hundred thousand events: its tuples are built with tuple.__new__
+    # (a NamedTuple's own __new__ is Python code, a sixth of the loop).
+    new = tuple.__new__
     resolved: dict[tuple[str, Any], str] = {}
     built: dict[tuple[str, str], Any] = {}
     nodes: dict[YamlPath, NodeInfo] = {}
-    # Each open list or mapping: [container, path, pending key, key span, start, own key span]
+    # Each open list or mapping: [container, path, pending key, key span, start, own key
+    # span, is a mapping]
     stack: list[list[Any]] = []
+    top: list[Any] = []
     root: Any = None
     documents = 0
+    parser = _Loader(text)
+    next_event = parser.get_event  # None once the stream has ended
     try:
-        events: Iterator[Any] = yaml.parse(text, Loader=_Loader)  # marks always set here
-        for event in events:
+        while (event := next_event()) is not None:
             kind = event.__class__
             if kind is ScalarEvent:
                 s, e = event.start_mark, event.end_mark
-                span = Span(s.line, s.column, e.line, e.column)
+                span = new(Span, (s.line, s.column, e.line, e.column))
+                value = event.value
                 tag = event.tag
                 if tag is None or tag == "!":
                     # Keys and many values repeat: the resolver (regular expressions in
                     # Python) decides once per text and plainness.
-                    asked = (event.value, event.implicit)
+                    asked = (value, event.implicit)
                     tag = resolved.get(asked)
                     if tag is None:
                         tag = resolved[asked] = resolve(ScalarNode, *asked)
-                if tag == _STR_TAG:
-                    value = event.value
-                elif (tag, event.value) in built:  # scalars construct to immutable values
-                    value = built[tag, event.value]
-                else:
-                    constructor = constructors.get(tag)
-                    if constructor is None or tag == _MERGE_TAG:
-                        raise _Unusual
-                    value = built[tag, event.value] = constructor(
-                        _CONSTRUCTOR, ScalarNode(tag, event.value, s, e, event.style))
+                if tag != _STR_TAG:
+                    if (tag, value) in built:  # scalars construct to immutable values
+                        value = built[tag, value]
+                    else:
+                        constructor = constructors.get(tag)
+                        if constructor is None or tag == _MERGE_TAG:
+                            raise _Unusual
+                        value = built[tag, value] = constructor(
+                            _CONSTRUCTOR, ScalarNode(tag, value, s, e, event.style))
                 if not stack:
                     root = value
-                    nodes[()] = NodeInfo(None, span, "scalar", event.style)
-                    continue
-                top = stack[-1]
-                container = top[0]
-                if container.__class__ is dict:
-                    if top[2] is _NO_KEY:
+                    nodes[()] = new(NodeInfo, (None, span, "scalar", event.style))
+                elif top[6]:
+                    key = top[2]
+                    if key is _NO_KEY:
                         top[2], top[3] = value, span
                         continue
-                    key = top[2]
-                    path: YamlPath = (*top[1], key)
-                    nodes[path] = NodeInfo(top[3], span, "scalar", event.style)
+                    container = top[0]
+                    nodes[(*top[1], key)] = new(NodeInfo, (top[3], span, "scalar", event.style))
                     size = len(container)
                     container[key] = value
                     if len(container) == size:  # a duplicate key
                         raise _Unusual
                     top[2] = _NO_KEY
                 else:
-                    item: YamlPath = (*top[1], len(container))
-                    nodes[item] = NodeInfo(None, span, "scalar", event.style)
+                    container = top[0]
+                    nodes[(*top[1], len(container))] = new(
+                        NodeInfo, (None, span, "scalar", event.style))
                     container.append(value)
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
-                new: Any = {} if kind is MappingStartEvent else []
+                is_mapping = kind is MappingStartEvent
+                created: Any = {} if is_mapping else []
                 key_span = None
                 if not stack:
-                    path, root = (), new
-                else:
-                    top = stack[-1]
+                    path: YamlPath = ()
+                    root = created
+                elif top[6]:
+                    key = top[2]
+                    if key is _NO_KEY:  # a list or mapping as a key
+                        raise _Unusual
                     parent = top[0]
-                    if parent.__class__ is dict:
-                        if top[2] is _NO_KEY:  # a list or mapping as a key
-                            raise _Unusual
-                        path, key_span = (*top[1], top[2]), top[3]
-                        size = len(parent)
-                        parent[top[2]] = new
-                        if len(parent) == size:
-                            raise _Unusual
-                        top[2] = _NO_KEY
-                    else:
-                        path = (*top[1], len(parent))
-                        parent.append(new)
+                    path, key_span = (*top[1], key), top[3]
+                    size = len(parent)
+                    parent[key] = created
+                    if len(parent) == size:
+                        raise _Unusual
+                    top[2] = _NO_KEY
+                else:
+                    parent = top[0]
+                    path = (*top[1], len(parent))
+                    parent.append(created)
                 if len(stack) >= MAX_DEPTH:
                     raise _Unusual
-                stack.append([new, path, _NO_KEY, None, event.start_mark, key_span])
+                top = [created, path, _NO_KEY, None, event.start_mark, key_span, is_mapping]
+                stack.append(top)
             elif kind is MappingEndEvent or kind is SequenceEndEvent:
-                container, path, _, _, s, key_span = stack.pop()
+                _, path, _, _, s, key_span, is_mapping = stack.pop()
                 e = event.end_mark
-                nodes[path] = NodeInfo(key_span, Span(s.line, s.column, e.line, e.column),
-                                       "mapping" if kind is MappingEndEvent else "sequence",
-                                       None)
+                nodes[path] = new(NodeInfo, (
+                    key_span, new(Span, (s.line, s.column, e.line, e.column)),
+                    "mapping" if is_mapping else "sequence", None))
+                if stack:
+                    top = stack[-1]
             elif kind is AliasEvent:
                 raise _Unusual
             elif kind is DocumentStartEvent:
@@ -399,6 +407,8 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
     except (_Unusual, yaml.YAMLError, ConstructorError, ValueError, TypeError, UnicodeError,
             RecursionError):
         return None
+    finally:
+        parser.dispose()
     return root, nodes
 
 
