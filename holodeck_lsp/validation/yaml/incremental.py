@@ -164,9 +164,9 @@ def _parse_item(text: str) -> _Item:
         return cached
     loaded = load_yaml(text)
     ok = loaded.parsed and isinstance(loaded.data, list) and len(loaded.data) == 1
-    item = _Item(
-        ok, loaded.data[0] if ok else None, dict(loaded.source_map._nodes), tuple(loaded.problems)
-    )
+    # The map's own table, not a copy: the loaded result is dropped here.
+    item = _Item(ok, loaded.data[0] if ok else None, loaded.source_map._nodes,
+                 tuple(loaded.problems))
     _cache[text] = item
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)

@@ -309,8 +309,10 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
     # A large suite has a hundred thousand events: its tuples are built with tuple.__new__
     # (a NamedTuple's own __new__ is Python code, a sixth of the loop).
     new = tuple.__new__
-    resolved: dict[tuple[str, Any], str] = {}
-    built: dict[tuple[str, str], Any] = {}
+    resolved, built = _resolved, _built
+    if len(resolved) > _REMEMBERED or len(built) > _REMEMBERED:
+        resolved.clear()
+        built.clear()
     nodes: dict[YamlPath, NodeInfo] = {}
     # Each open list or mapping: [container, path, pending key, key span, start, own key
     # span, is a mapping]
@@ -330,20 +332,25 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
                 tag = event.tag
                 if tag is None or tag == "!":
                     # Keys and many values repeat: the resolver (regular expressions in
-                    # Python) decides once per text and plainness.
+                    # Python) decides once per short text and plainness.
                     asked = (value, event.implicit)
                     tag = resolved.get(asked)
                     if tag is None:
-                        tag = resolved[asked] = resolve(ScalarNode, *asked)
+                        tag = resolve(ScalarNode, *asked)
+                        if len(value) <= _REMEMBERED_LENGTH:
+                            resolved[asked] = tag
                 if tag != _STR_TAG:
-                    if (tag, value) in built:  # scalars construct to immutable values
-                        value = built[tag, value]
+                    made = built.get((tag, value), _NO_KEY)  # scalars build immutable values
+                    if made is not _NO_KEY:
+                        value = made
                     else:
                         constructor = constructors.get(tag)
                         if constructor is None or tag == _MERGE_TAG:
                             raise _Unusual
-                        value = built[tag, value] = constructor(
-                            _CONSTRUCTOR, ScalarNode(tag, value, s, e, event.style))
+                        made = constructor(_CONSTRUCTOR, ScalarNode(tag, value, s, e, event.style))
+                        if len(value) <= _REMEMBERED_LENGTH:
+                            built[tag, value] = made
+                        value = made
                 if not stack:
                     root = value
                     nodes[()] = new(NodeInfo, (None, span, "scalar", event.style))
@@ -414,6 +421,13 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
 
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = SafeConstructor()
+# What the resolver decided and the constructors built for short scalars, kept across
+# texts (the server's incremental loader parses a suite case by case): both depend on the
+# scalar alone, and the values are immutable. Bounded: cleared past _REMEMBERED entries.
+_resolved: dict[tuple[str, Any], str] = {}
+_built: dict[tuple[str, str], Any] = {}
+_REMEMBERED = 20_000
+_REMEMBERED_LENGTH = 200
 
 
 def _unparsed(*problems: YamlProblem) -> LoadedYaml:
