@@ -13,6 +13,7 @@ import sys
 
 from holodeck_lsp.isolation.children import drop_working_directory
 from holodeck_lsp.server import code_cache, stdio, timing
+from holodeck_lsp.server.first_messages import FirstMessages
 from holodeck_lsp.server.startup import start_validator
 
 
@@ -43,8 +44,12 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     _spare_children_the_main_script()
     validator = start_validator()
     timing.mark("validation worker launched")
+    first = None
+    if port is None:  # the client's first messages are read while the rest loads
+        first = FirstMessages(*pipes, validator)
+        first.begin()
     code_cache.install()  # before lsprotocol's classes are built
     from holodeck_lsp.server import main
 
     timing.mark("protocol side imported")
-    main.serve(pipes, validator, host, port)
+    main.serve(pipes, validator, host, port, first)

@@ -20,6 +20,7 @@ from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.runner.collect.envsubst import UnsetVariable, substitute
 from holodeck_lsp.runner.services.user_imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
+from holodeck_lsp.validation.context import user_config_dir
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 from holodeck_lsp.validation.project import withheld
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
@@ -131,7 +132,7 @@ def load_suite(
 ) -> LoadedSuite:
     """Substitute, validate and import; raises `ConfigError` for anything that stops a run."""
     context = ValidationContext(
-        user_config_dir=Path.home() / ".holodeck" if user_config else None,
+        user_config_dir=user_config_dir() if user_config else None,
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
     )
     try:

@@ -360,7 +360,8 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
                         top[2], top[3] = value, span
                         continue
                     container = top[0]
-                    nodes[(*top[1], key)] = new(NodeInfo, (top[3], span, "scalar", event.style))
+                    path: YamlPath = (*top[1], key)
+                    nodes[path] = new(NodeInfo, (top[3], span, "scalar", event.style))
                     size = len(container)
                     container[key] = value
                     if len(container) == size:  # a duplicate key
@@ -368,15 +369,15 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
                     top[2] = _NO_KEY
                 else:
                     container = top[0]
-                    nodes[(*top[1], len(container))] = new(
-                        NodeInfo, (None, span, "scalar", event.style))
+                    path = (*top[1], len(container))
+                    nodes[path] = new(NodeInfo, (None, span, "scalar", event.style))
                     container.append(value)
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
                 is_mapping = kind is MappingStartEvent
                 created: Any = {} if is_mapping else []
                 key_span = None
                 if not stack:
-                    path: YamlPath = ()
+                    path = ()
                     root = created
                 elif top[6]:
                     key = top[2]
