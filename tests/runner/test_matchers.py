@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,14 +11,11 @@ import pytest
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.runner.score import tool_assertions
-from holodeck_lsp.runner.score.tool_assertions import (
-    ToolVerdict,
-    expected_as_json,
-    turn_regex_pairs,
-)
+from holodeck_lsp.runner.score.tool_assertions import expected_as_json, turn_regex_pairs
+from holodeck_lsp.runner.score.turn_scores import Check, ToolVerdict
 
 
-def check_tools(
+def scored(
     expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation], name_errors: bool = True
 ) -> ToolVerdict:
     """The turn's verdict, its regexes judged by `re` here (the run judges them in a child
@@ -26,6 +24,13 @@ def check_tools(
     return tool_assertions.check_tools(
         expected, calls, regexes, ("test_cases", 0), name_errors=name_errors
     )
+
+
+def check_tools(
+    expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation], name_errors: bool = True
+) -> ToolVerdict:
+    """The verdict as `TurnResult` has it (`matched`, `details`, error lines)."""
+    return replace(scored(expected, calls, name_errors), checks=())
 
 
 def call(name: str, **args: Any) -> ToolInvocation:
@@ -226,3 +231,34 @@ def test_reports_leave_out_the_default_count() -> None:
         {"name": "lookup", "count": 2},
         {"name": "divide"},
     ]
+
+
+def test_each_assertion_and_argument_is_a_check_at_its_field_path() -> None:
+    expected: list[str | ExpectedTool] = [
+        "lookup",
+        "divide",
+        ExpectedTool.model_validate({"name": "lookup", "args": {"year": {"regex": "2021"}}}),
+        ExpectedTool.model_validate({"name": "lookup", "count": 3, "args": {"item": "cash"}}),
+        ExpectedTool.model_validate({"name": "subtract", "args": {"a": 1}}),
+    ]
+    calls = [call("lookup", item="cash", year="2020"), call("lookup", item="cash")]
+    names = ["lookup", "lookup"]
+    tool = ("test_cases", 0, "expected_tools")
+    verdict = scored(expected, calls)
+    assert verdict.checks == (
+        Check((*tool, 0), "tool", True, None, "lookup", names),
+        Check((*tool, 1), "tool", False, "no call to 'divide' found", "divide", names),
+        # Judged on the last call of the tool: its `year` is missing.
+        Check(
+            (*tool, 2), "tool", False, "arg 'year' missing", "lookup", names, 1,
+            (Check((*tool, 2, "args", "year"), "arg", False, "arg 'year' missing",
+                   {"regex": "2021"}, None),),
+        ),
+        # The arguments matched, but on too few calls: the count failed.
+        Check(
+            (*tool, 3, "count"), "tool", False, "expected 3 matching call(s), got 2", "lookup",
+            names, 1, (Check((*tool, 3, "args", "item"), "arg", True, None, "cash", "cash"),),
+        ),
+        Check((*tool, 4), "tool", False, "no call to 'subtract' found", "subtract", names),
+    )  # fmt: skip
+    assert len(verdict.errors) == 4  # the missing name's line, then each failed entry's

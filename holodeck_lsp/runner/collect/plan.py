@@ -1,4 +1,5 @@
-"""The suite as the engine runs it: test cases as lists of turns, metrics resolved."""
+"""The suite as the engine runs it: test cases as lists of turns, metrics resolved (with the
+field path each was written at: turn > test case > agent)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import MetricConfig
 from holodeck_lsp.models.test_case import ExpectedTool, FileInput, TestCaseModel
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,7 @@ class PlannedTurn:
     retrieval_context: list[str] | None
     metrics: list[MetricConfig]
     turn_config: dict[str, Any] | None
+    metric_paths: tuple[YamlPath, ...] = ()  # where each of ``metrics`` is written
 
 
 @dataclass(frozen=True)
@@ -32,15 +35,37 @@ class PlannedCase:
     def label(self) -> str:
         return self.name if self.name is not None else f"test_cases[{self.index}]"
 
+    @property
+    def path(self) -> YamlPath:
+        return case_at(self.index)
+
+    def turn_path(self, turn: int) -> YamlPath:
+        """A turn of a multi-turn case; a single-turn case is its own (only) turn."""
+        return (*self.path, "turns", turn) if self.multi_turn else self.path
+
+
+def case_at(index: int) -> YamlPath:
+    """The field path of the test case at ``index`` in the suite file."""
+    return ("test_cases", index)
+
 
 def agent_metrics(agent: Agent) -> list[MetricConfig]:
     evaluations = agent.evaluations
     return list(evaluations.metrics) if evaluations is not None else []
 
 
+def _paths(at: YamlPath, count: int) -> tuple[YamlPath, ...]:
+    return tuple((*at, i) for i in range(count))
+
+
 def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> PlannedCase:
     """Metric precedence: turn > test case > agent."""
     case_metrics = list(case.evaluations) if case.evaluations is not None else defaults
+    where = case_at(index)
+    case_paths = _paths(
+        (*where, "evaluations") if case.evaluations is not None else ("evaluations", "metrics"),
+        len(case_metrics),
+    )
     if case.turns is None:
         assert case.input is not None  # validated: a case without turns has an input
         turn = PlannedTurn(
@@ -51,6 +76,7 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             case.retrieval_context,
             case_metrics,
             None,
+            case_paths,
         )
         return PlannedCase(index, case.name, False, [turn])
     turns = [
@@ -62,8 +88,13 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             t.retrieval_context,
             list(t.evaluations) if t.evaluations is not None else case_metrics,
             t.turn_config,
+            (
+                _paths((*where, "turns", j, "evaluations"), len(t.evaluations))
+                if t.evaluations is not None
+                else case_paths
+            ),
         )
-        for t in case.turns
+        for j, t in enumerate(case.turns)
     ]
     return PlannedCase(index, case.name, True, turns)
 

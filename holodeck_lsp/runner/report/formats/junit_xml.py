@@ -12,14 +12,15 @@ import xml.etree.ElementTree as ET
 from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.hygiene.xml import xml_text
 from holodeck_lsp.models.test_result import (
-    MetricResult,
     RepeatedCase,
     TestReport,
     TestResult,
     TurnResult,
 )
 from holodeck_lsp.runner.report.formats.markdown_report import turn_problems
-from holodeck_lsp.runner.score.tool_assertions import is_assertion_line
+from holodeck_lsp.runner.score.read_back import as_turn, read_turn
+from holodeck_lsp.runner.score.turn_scores import TurnScore
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -38,17 +39,18 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}"
 
 
-def _outcome(passed: bool, skipped: bool, errors: list[str], metrics: list[MetricResult]) -> str:
+def _outcome(passed: bool, skipped: bool, score: TurnScore) -> str:
+    """An error when the turn could not be judged (no reply, a metric not computed)."""
     if skipped:
         return "skipped"
-    if any(not is_assertion_line(e) for e in errors) or any(m.error for m in metrics):
+    if score.failure is not None or any(m.result.error for m in score.metrics):
         return "error"
     return "passed" if passed else "failure"
 
 
-def _single_problems(result: TestResult) -> list[str]:
+def _single_problems(result: TestResult, score: TurnScore) -> list[str]:
     out = list(result.errors)
-    if result.tools_matched is False and not any(map(is_assertion_line, out)):
+    if result.tools_matched is False and not score.tools.errors:
         out.append(
             f"expected tools not matched: {result.expected_tools}; "
             f"calls: {', '.join(result.tool_calls) or 'none'}"
@@ -104,8 +106,9 @@ def _repeated(suite: ET.Element, repeat: RepeatedCase) -> None:
             ET.SubElement(case, "flakyFailure", message=message, type="flaky")
 
 
-def _turn(suite: ET.Element, classname: str, turn: TurnResult) -> str:
-    outcome = _outcome(turn.passed, turn.skipped, turn.errors, turn.metric_results)
+def _turn(suite: ET.Element, classname: str, turn: TurnResult, case: YamlPath) -> str:
+    score = read_turn(turn, (*case, "turns", turn.turn_index), legacy=False)
+    outcome = _outcome(turn.passed, turn.skipped, score)
     name = f"turn {turn.turn_index}: {_excerpt(turn.input)}"
     problems = (
         [e.removeprefix("skipped: ") for e in turn.errors]
@@ -124,16 +127,17 @@ def render_junit(report: TestReport) -> str:
         suite = ET.SubElement(root, "testsuite", name=label, timestamp=result.timestamp)
         classname = f"{report.agent_name}.{label}"
         if result.turns:
-            outcomes = [_turn(suite, classname, t) for t in result.turns]
+            outcomes = [_turn(suite, classname, t, ("test_cases", i)) for t in result.turns]
         else:
-            outcome = _outcome(result.passed, False, result.errors, result.metric_results)
+            score = read_turn(as_turn(result), ("test_cases", i), legacy=True)
+            outcome = _outcome(result.passed, False, score)
             _testcase(
                 suite,
                 classname,
                 label,
                 result.execution_time_ms,
                 outcome,
-                _single_problems(result),
+                _single_problems(result, score),
                 result.agent_response,
             )
             outcomes = [outcome]

@@ -15,6 +15,7 @@ from holodeck_lsp.models.test_result import (
     TestResult,
     TurnResult,
 )
+from holodeck_lsp.runner.score.turn_scores import metric_reason
 
 _CELL_LIMIT = 80
 
@@ -45,21 +46,12 @@ def _metric(m: MetricResult) -> str:
     return f"{m.metric_name} {m.score:.2f} {mark}"
 
 
-def metric_failure(m: MetricResult) -> str:
-    """Why a metric failed: its error, its reasoning, else its score against the mark."""
-    if m.error or m.reasoning:
-        return str(m.error or m.reasoning)
-    if m.threshold is not None:
-        return f"score {m.score:g} below threshold {m.threshold:g}"
-    return f"score {m.score:g}"
-
-
 def turn_problems(turn: TurnResult) -> list[str]:
     """Every reason the turn failed, in words (failed tool assertions are error lines)."""
     out = list(turn.errors)
     for m in turn.metric_results:
         if m.passed is False:
-            why = metric_failure(m)
+            why = metric_reason(m)
             out.append(f"metric `{m.metric_name}` failed: {why}")
     return out
 
@@ -69,7 +61,7 @@ def _turn_failures(turn: TurnResult) -> list[str]:
     out = [_code(e) for e in turn.errors]
     for m in turn.metric_results:
         if m.passed is False:
-            out.append(f"metric {_code(m.metric_name)} failed: {_code(metric_failure(m))}")
+            out.append(f"metric {_code(m.metric_name)} failed: {_code(metric_reason(m))}")
     return out
 
 

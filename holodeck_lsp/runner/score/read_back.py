@@ -1,0 +1,163 @@
+"""A report's turns read back as scoring's record (`TurnScore`), from what HoloDeck's report
+keeps: the verdict of each expected tool with arguments (`arg_match_details`), the calls
+made, the metric results and the error lines in their order (the turn's failure, then its
+assertions', then its metrics'). No line is read for what it says: which lines are the
+assertions' follows from how many of them failed.
+
+What the report does not keep is judged again from the recorded calls: a bare name's
+verdict (a call's name contains it), and, when the suite is given (`run --from-report`),
+every assertion against the suite as it is now, by the scorer itself. A single-turn case
+keeps only its verdict on all its assertions: read back without the suite, an entry with
+arguments has no verdict of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from holodeck_lsp.models.test_result import TestResult, TurnResult
+from holodeck_lsp.runner.collect.plan import PlannedTurn
+from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
+from holodeck_lsp.runner.score.regex_limit import Verdicts
+from holodeck_lsp.runner.score.tool_assertions import check_tools, is_called
+from holodeck_lsp.runner.score.turn_scores import Check, MetricScore, ToolVerdict, TurnScore
+from holodeck_lsp.validation.yaml.source_map import YamlPath
+
+
+def as_turn(result: TestResult) -> TurnResult:
+    """A single-turn case's result as its one turn."""
+    return TurnResult(
+        turn_index=0,
+        input=result.test_input,
+        response=result.agent_response,
+        ground_truth=result.ground_truth,
+        expected_tools=result.expected_tools,
+        tool_calls=result.tool_calls,
+        tool_invocations=result.tool_invocations,
+        tools_matched=result.tools_matched,
+        metric_results=result.metric_results,
+        passed=result.passed,
+        execution_time_ms=result.execution_time_ms,
+        errors=result.errors,
+    )
+
+
+def case_turns(result: TestResult) -> list[TurnResult]:
+    """A case's turns; a single-turn case is its own turn 0."""
+    return result.turns if result.turns is not None else [as_turn(result)]
+
+
+def bare_name(entry: Any) -> str | None:
+    """The name of a report's assertion written as a bare name (or a name with the default
+    count), None for one with arguments or a count."""
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict) and entry.get("args") is None and entry.get("count", 1) == 1:
+        name = entry.get("name")
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _checks(turn: TurnResult, at: YamlPath) -> tuple[Check, ...]:
+    names = turn.tool_calls
+    details = iter(turn.arg_match_details or [])
+    out = []
+    for k, entry in enumerate(turn.expected_tools or []):
+        path: YamlPath = (*at, "expected_tools", k)
+        bare = bare_name(entry)
+        if bare is not None:
+            called = is_called(bare, names)
+            message = None if called else f"no call to '{bare}' found"
+            out.append(Check(path, "tool", called, message, bare, names))
+            continue
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        record = next(details, None)
+        if record is None:  # a single-turn case: the report keeps the case's verdict only
+            out.append(Check(path, "tool", None, None, name, names))
+            continue
+        matched = record.get("matched_call_index", -1)
+        passed = matched != -1
+        reason = record.get("unmatched_reason")
+        out.append(Check(path, "tool", passed, reason, name, names, matched if passed else None))
+    return tuple(out)
+
+
+def _assertion_lines(turn: TurnResult, checks: tuple[Check, ...], legacy: bool) -> int | None:
+    """How many error lines the assertions added (None: the report cannot say)."""
+    if turn.tools_matched is not False:
+        return 0
+    if any(c.passed is None for c in checks):
+        return None
+    failed_entries = sum(
+        1
+        for c, entry in zip(checks, turn.expected_tools or [], strict=False)
+        if c.passed is False and bare_name(entry) is None
+    )
+    missing = not legacy and any(
+        c.passed is False and bare_name(entry) is not None
+        for c, entry in zip(checks, turn.expected_tools or [], strict=False)
+    )
+    return failed_entries + int(missing)
+
+
+def read_turn(
+    turn: TurnResult,
+    at: YamlPath,
+    legacy: bool,
+    planned: PlannedTurn | None = None,
+    regexes: Verdicts | None = None,
+) -> TurnScore:
+    """The record of a report's turn written at ``at`` (``legacy``: a single-turn case);
+    with ``planned``, its assertions are scored against the planned turn and its metrics
+    placed where the plan has them (the regexes judged beforehand: ``regexes``)."""
+    if turn.skipped:
+        return TurnScore(at)
+    checks = _checks(turn, at)
+    errors = turn.errors
+    metric_errors = sum(1 for m in turn.metric_results if m.error)
+    lines = _assertion_lines(turn, checks, legacy)
+    # The failure, if any, is the first line: a turn without a reply had one; otherwise a
+    # line that neither an assertion nor a metric can account for is one.
+    if turn.response is None:
+        lead = 1 if errors else 0
+    elif legacy or lines is None:
+        lead = 0  # a single-turn case that replied was judged (`holodeck test`'s shape)
+    else:
+        lead = 1 if len(errors) > lines + metric_errors else 0
+    if lines is None:  # the entries' lines: all those after the failure, but metrics'
+        lines = max(0, len(errors) - lead) if turn.tools_matched is False else 0
+    tools = ToolVerdict(
+        turn.tools_matched, turn.arg_match_details, errors[lead : lead + lines], checks
+    )
+    if planned is not None and turn.tools_matched is not None:
+        rescored = check_tools(
+            planned.expected_tools, turn.tool_invocations, regexes or {}, at, name_errors=not legacy
+        )
+        tools = ToolVerdict(tools.matched, tools.details, tools.errors, rescored.checks)
+    return TurnScore(
+        at,
+        tools,
+        _metrics(turn, planned),
+        errors[0] if lead else None,
+        turn.ground_truth,
+        turn.response,
+        tuple(errors[lead + len(tools.errors) :]),
+    )
+
+
+def _metrics(turn: TurnResult, planned: PlannedTurn | None) -> tuple[MetricScore, ...]:
+    """Each metric result with the place of the planned metric that produced it: results
+    come in the plan's order, the metrics that did not apply left out."""
+    if planned is None:
+        return tuple(MetricScore(None, result) for result in turn.metric_results)
+    out = []
+    position = 0
+    for result in turn.metric_results:
+        while position < len(planned.metrics) and (
+            metric_name(planned.metrics[position]) != result.metric_name
+        ):
+            position += 1
+        path = planned.metric_paths[position] if position < len(planned.metric_paths) else None
+        out.append(MetricScore(path, result))
+        position += 1
+    return tuple(out)
