@@ -128,7 +128,7 @@ class _CaseRun:
         for index in range(len(turns), len(self.case.turns)):
             reason = f"skipped: {stopped or 'not run'}"
             turns.append(_skipped(index, self.case.turns[index], reason))
-            scores.append(TurnScore(self.case.turn_path(index)))
+            scores.append(TurnScore(self.case.turn_path(index), skipped=reason))
         elapsed = int((time.perf_counter() - self.start) * 1000)
         build = roll_up_case if self.case.multi_turn else _single
         result = build(self.case.name, turns, self.processed, elapsed, self.timestamp)
@@ -147,10 +147,11 @@ class _CaseRun:
     ) -> tuple[TurnResult, TurnScore]:
         at = self.case.turn_path(index)
         if self.lost:
-            return _skipped(index, turn, UNRECOVERABLE, expected=False), TurnScore(at)
+            skipped = TurnScore(at, skipped=UNRECOVERABLE)
+            return _skipped(index, turn, UNRECOVERABLE, expected=False), skipped
         if self.stop_reason is not None or session is None:
             reason = f"skipped: {self.stop_reason or 'no session'}"
-            return _skipped(index, turn, reason), TurnScore(at)
+            return _skipped(index, turn, reason), TurnScore(at, skipped=reason)
         legacy = not self.case.multi_turn
         message, processed = with_files(turn.input, turn.files, self.settings.agent_dir)
         self.processed.extend(processed)

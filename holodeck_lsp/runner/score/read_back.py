@@ -111,7 +111,7 @@ def read_turn(
     with ``planned``, its assertions are scored against the planned turn and its metrics
     placed where the plan has them (the regexes judged beforehand: ``regexes``)."""
     if turn.skipped:
-        return TurnScore(at)
+        return TurnScore(at, skipped=turn.errors[0] if turn.errors else "skipped")
     checks = _checks(turn, at)
     errors = turn.errors
     metric_errors = sum(1 for m in turn.metric_results if m.error)

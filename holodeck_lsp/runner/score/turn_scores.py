@@ -89,6 +89,7 @@ class TurnScore:
     response: str | None = None
     # Metrics that could not be computed with `fail_on_error`, and a grader that raised.
     metric_errors: tuple[str, ...] = ()
+    skipped: str | None = None  # why the turn never ran (its session had ended)
 
     @property
     def checks(self) -> tuple[Check, ...]:
@@ -97,12 +98,14 @@ class TurnScore:
     @property
     def errors(self) -> list[str]:
         """The turn's error lines, in `holodeck test`'s order."""
+        if self.skipped is not None:
+            return [self.skipped]
         failure = [self.failure] if self.failure is not None else []
         return [*failure, *self.tools.errors, *self.metric_errors]
 
     @property
     def passed(self) -> bool:
-        """No error, no tool assertion that did not hold, no metric that failed."""
+        """Ran, no error, no tool assertion that did not hold, no metric that failed."""
         return (
             not self.errors
             and self.tools.matched is not False
@@ -116,6 +119,8 @@ class TurnScore:
         `ground_truth` with both sides; any other metric (or one without a `ground_truth`)
         at its configuration."""
         out: list[Failure] = []
+        if self.skipped is not None:
+            return out
         if self.failure is not None:
             out.append(Failure((*self.path, "input"), self.failure))
         for check in self.checks:
