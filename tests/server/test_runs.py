@@ -1,6 +1,6 @@
 """Runs from the editor through the protocol: code lenses above cases and turns, "Run
-turn" through `workspace/executeCommand` (replaying the example's recording named in the
-settings), the run's diagnostics published beside the validation's, hover with the last
+turn" through `workspace/executeCommand` (replaying the example's recording, `replay.jsonl`
+beside it), the run's diagnostics published beside the validation's, hover with the last
 result, a CI report shown the same way."""
 
 from __future__ import annotations
@@ -42,11 +42,8 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
     tmp_path: Path,
 ) -> None:
     agent, lines = broken_example(tmp_path)
-    client = await start(
-        agent.parent,
-        push_capabilities(),
-        options={"workspaceTrusted": True, "run": {"replay": "replay.jsonl"}},
-    )
+    # No `run.replay`: the lens replays the suite's recording, `replay.jsonl` beside it.
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
     try:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
