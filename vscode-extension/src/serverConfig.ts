@@ -8,7 +8,7 @@ export interface ServerConfiguration {
   graders: { import: GraderImport };
   workspaceTrusted: boolean;
   severity: Record<string, SeverityName>;
-  /** `run.replay`: the recording the server's "Run case" lenses replay (omitted when unset). */
+  /** `run.replay`: the suites' recording, which the server's lenses replay (omitted when unset). */
   run?: { replay: string };
 }
 
