@@ -19,9 +19,14 @@ from holodeck_lsp.runner.score.turn_scores import Check, ToolVerdict
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
+def names_match(expected: str, called: str) -> bool:
+    """An expected tool's name matches a call whose name contains it (case-sensitive)."""
+    return expected in called
+
+
 def is_called(name: str, calls: list[str]) -> bool:
-    """Whether a bare name's assertion holds: a call's name contains it."""
-    return any(name in called for called in calls)
+    """Whether a bare name's assertion holds."""
+    return any(names_match(name, called) for called in calls)
 
 
 def expected_as_json(entry: str | ExpectedTool) -> str | dict[str, Any]:
@@ -49,7 +54,7 @@ def turn_regex_pairs(
     pairs: list[tuple[str, str]] = []
     for entry in expected or []:
         if isinstance(entry, ExpectedTool) and entry.args:
-            named = [c.args for c in calls if entry.name in c.name]
+            named = [c.args for c in calls if names_match(entry.name, c.name)]
             pairs.extend(regex_pairs(entry.args, named))
     return pairs
 
@@ -61,7 +66,7 @@ def check_one(
     and its check (at `.count` when calls matched the arguments but too few of them), with
     each argument judged on the matching call, else on the last call of that tool."""
     args = {str(k): v for k, v in (entry.args or {}).items()}
-    named = [(i, c) for i, c in enumerate(calls) if entry.name in c.name]
+    named = [(i, c) for i, c in enumerate(calls) if names_match(entry.name, c.name)]
     satisfying: list[int] = []
     last_reason: str | None = None
     for i, call in named:
