@@ -41,12 +41,17 @@ class PlannedCase:
 
     def turn_path(self, turn: int) -> YamlPath:
         """A turn of a multi-turn case; a single-turn case is its own (only) turn."""
-        return (*self.path, "turns", turn) if self.multi_turn else self.path
+        return turn_at(self.index, turn) if self.multi_turn else self.path
 
 
 def case_at(index: int) -> YamlPath:
     """The field path of the test case at ``index`` in the suite file."""
     return ("test_cases", index)
+
+
+def turn_at(index: int, turn: int) -> YamlPath:
+    """The field path of a turn of the multi-turn test case at ``index``."""
+    return (*case_at(index), "turns", turn)
 
 
 def agent_metrics(agent: Agent) -> list[MetricConfig]:
@@ -89,7 +94,7 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             list(t.evaluations) if t.evaluations is not None else case_metrics,
             t.turn_config,
             (
-                _paths((*where, "turns", j, "evaluations"), len(t.evaluations))
+                _paths((*turn_at(index, j), "evaluations"), len(t.evaluations))
                 if t.evaluations is not None
                 else case_paths
             ),

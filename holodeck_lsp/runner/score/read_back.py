@@ -8,7 +8,8 @@ What the report does not keep is judged again from the recorded calls: a bare na
 verdict (a call's name contains it), and, when the suite is given (`run --from-report`),
 every assertion against the suite as it is now, by the scorer itself. A single-turn case
 keeps only its verdict on all its assertions: read back without the suite, an entry with
-arguments has no verdict of its own.
+arguments has no verdict of its own, and a line of a metric that could not be computed
+with `fail_on_error` counts as one of the entries' lines.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_lsp.models.test_result import TestResult, TurnResult
-from holodeck_lsp.runner.collect.plan import PlannedTurn
+from holodeck_lsp.runner.collect.plan import PlannedTurn, case_at, turn_at
 from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
 from holodeck_lsp.runner.score.regex_limit import Verdicts
 from holodeck_lsp.runner.score.tool_assertions import check_tools, is_called
@@ -83,21 +84,29 @@ def _checks(turn: TurnResult, at: YamlPath) -> tuple[Check, ...]:
 
 
 def _assertion_lines(turn: TurnResult, checks: tuple[Check, ...], legacy: bool) -> int | None:
-    """How many error lines the assertions added (None: the report cannot say)."""
+    """How many error lines the assertions added: one per failed entry with arguments or a
+    count, and one naming the bare names not called (a multi-turn turn's only). None when
+    the report cannot say (a single-turn case keeps no record per entry)."""
     if turn.tools_matched is not False:
         return 0
     if any(c.passed is None for c in checks):
         return None
-    failed_entries = sum(
-        1
-        for c, entry in zip(checks, turn.expected_tools or [], strict=False)
-        if c.passed is False and bare_name(entry) is None
-    )
-    missing = not legacy and any(
-        c.passed is False and bare_name(entry) is not None
-        for c, entry in zip(checks, turn.expected_tools or [], strict=False)
-    )
-    return failed_entries + int(missing)
+    entries = zip(checks, turn.expected_tools or [], strict=True)
+    failed = [bare_name(entry) for check, entry in entries if not check.passed]
+    missing = not legacy and any(name is not None for name in failed)
+    return sum(name is None for name in failed) + int(missing)
+
+
+def _has_failure(turn: TurnResult, lines: int | None, legacy: bool) -> bool:
+    """Whether the first error line says why there was no reply to judge: a turn without a
+    reply has one; a multi-turn turn that replied has one when its lines are more than its
+    assertions and its metrics can account for (an agent error leaves an empty reply)."""
+    if turn.response is None:
+        return bool(turn.errors)
+    if legacy or lines is None:
+        return False  # a single-turn case that failed to run has no reply
+    metric_errors = sum(1 for m in turn.metric_results if m.error)
+    return len(turn.errors) > lines + metric_errors
 
 
 def read_turn(
@@ -112,20 +121,14 @@ def read_turn(
     placed where the plan has them (the regexes judged beforehand: ``regexes``)."""
     if turn.skipped:
         return TurnScore(at, skipped=turn.errors[0] if turn.errors else "skipped")
-    checks = _checks(turn, at)
     errors = turn.errors
-    metric_errors = sum(1 for m in turn.metric_results if m.error)
+    checks = _checks(turn, at)
     lines = _assertion_lines(turn, checks, legacy)
-    # The failure, if any, is the first line: a turn without a reply had one; otherwise a
-    # line that neither an assertion nor a metric can account for is one.
-    if turn.response is None:
-        lead = 1 if errors else 0
-    elif legacy or lines is None:
-        lead = 0  # a single-turn case that replied was judged (`holodeck test`'s shape)
-    else:
-        lead = 1 if len(errors) > lines + metric_errors else 0
-    if lines is None:  # the entries' lines: all those after the failure, but metrics'
-        lines = max(0, len(errors) - lead) if turn.tools_matched is False else 0
+    lead = int(_has_failure(turn, lines, legacy))
+    if lines is None:
+        # A single-turn case's entries: every line after the failure (a metric's line, there
+        # only with fail_on_error, cannot be told apart from them).
+        lines = len(errors) - lead
     tools = ToolVerdict(
         turn.tools_matched, turn.arg_match_details, errors[lead : lead + lines], checks
     )
@@ -141,8 +144,16 @@ def read_turn(
         errors[0] if lead else None,
         turn.ground_truth,
         turn.response,
-        tuple(errors[lead + len(tools.errors) :]),
+        tuple(errors[lead + lines :]),
     )
+
+
+def read_case(result: TestResult, index: int) -> list[TurnScore]:
+    """Each turn of a report's test case, the case at ``index`` in its suite, read back (a
+    case without turns is a single-turn case, its own turn)."""
+    if not result.turns:
+        return [read_turn(as_turn(result), case_at(index), legacy=True)]
+    return [read_turn(t, turn_at(index, t.turn_index), legacy=False) for t in result.turns]
 
 
 def _metrics(turn: TurnResult, planned: PlannedTurn | None) -> tuple[MetricScore, ...]:

@@ -20,7 +20,7 @@ from holodeck_lsp.models.test_result import (
     TurnResult,
 )
 from holodeck_lsp.runner.score.arg_matchers import brief
-from holodeck_lsp.runner.score.read_back import as_turn, bare_name, read_turn
+from holodeck_lsp.runner.score.read_back import bare_name, read_case
 from holodeck_lsp.runner.score.turn_scores import TurnScore, compares_reply
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
@@ -197,18 +197,16 @@ def _errors(errors: list[str]) -> str:
     return '<ul class="errs">' + "".join(f"<li>{escape(e)}</li>" for e in errors) + "</ul>"
 
 
-def _turn(t: TurnResult, index: int) -> str:
+def _turn(t: TurnResult, score: TurnScore) -> str:
     heading = (f"<h3>Turn {t.turn_index} {_verdict(t.passed, t.skipped)}"
                f'<span class="t">{t.execution_time_ms} ms</span></h3>')
-    score = read_turn(t, ("test_cases", index, "turns", t.turn_index), legacy=False)
     return _exchange(t.passed, heading, t.errors, t.input, t.response, t.ground_truth,
                      t.metric_results, t.tool_invocations,
                      _assertions(t.expected_tools, score, t.tools_matched))
 
 
-def _single(r: TestResult, index: int) -> str:
+def _single(r: TestResult, score: TurnScore) -> str:
     """A single-turn case: its one exchange, shown as the case itself."""
-    score = read_turn(as_turn(r), ("test_cases", index), legacy=True)
     return _exchange(r.passed, "", r.errors, r.test_input, r.agent_response, r.ground_truth,
                      r.metric_results, r.tool_invocations,
                      _assertions(r.expected_tools, score, r.tools_matched))
@@ -237,10 +235,11 @@ def _case(r: TestResult, index: int) -> str:
     name = escape(r.test_name or f"test_cases[{index}]")
     turns = r.turns or []
     count = f"{sum(t.passed for t in turns)}/{len(turns)} turns" if turns else "single turn"
+    scores = read_case(r, index)
     if turns:
-        body = _errors(r.errors) + "".join(_turn(t, index) for t in turns)
+        body = _errors(r.errors) + "".join(map(_turn, turns, scores))
     else:
-        body = _single(r, index)
+        body = _single(r, scores[0])
     opened = "" if r.passed else " open"
     return (
         f'<details class="case {state}" id="case-{index}"{opened}><summary>'

@@ -18,9 +18,8 @@ from holodeck_lsp.models.test_result import (
     TurnResult,
 )
 from holodeck_lsp.runner.report.formats.markdown_report import turn_problems
-from holodeck_lsp.runner.score.read_back import as_turn, read_turn
+from holodeck_lsp.runner.score.read_back import read_case
 from holodeck_lsp.runner.score.turn_scores import TurnScore
-from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -106,8 +105,7 @@ def _repeated(suite: ET.Element, repeat: RepeatedCase) -> None:
             ET.SubElement(case, "flakyFailure", message=message, type="flaky")
 
 
-def _turn(suite: ET.Element, classname: str, turn: TurnResult, case: YamlPath) -> str:
-    score = read_turn(turn, (*case, "turns", turn.turn_index), legacy=False)
+def _turn(suite: ET.Element, classname: str, turn: TurnResult, score: TurnScore) -> str:
     outcome = _outcome(turn.passed, turn.skipped, score)
     name = f"turn {turn.turn_index}: {_excerpt(turn.input)}"
     problems = (
@@ -126,10 +124,12 @@ def render_junit(report: TestReport) -> str:
         label = result.test_name or f"test_cases[{i}]"
         suite = ET.SubElement(root, "testsuite", name=label, timestamp=result.timestamp)
         classname = f"{report.agent_name}.{label}"
+        scores = read_case(result, i)
         if result.turns:
-            outcomes = [_turn(suite, classname, t, ("test_cases", i)) for t in result.turns]
+            turns = zip(result.turns, scores, strict=True)
+            outcomes = [_turn(suite, classname, turn, score) for turn, score in turns]
         else:
-            score = read_turn(as_turn(result), ("test_cases", i), legacy=True)
+            score = scores[0]
             outcome = _outcome(result.passed, False, score)
             _testcase(
                 suite,
