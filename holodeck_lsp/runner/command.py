@@ -35,9 +35,10 @@ from holodeck_lsp.runner.report.console import (
 )
 from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
 from holodeck_lsp.runner.report.formats import renderer_for, write_reports
-from holodeck_lsp.runner.report.from_report import ReportError, emit_report, read_report
+from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
-from holodeck_lsp.runner.report.shard_merge import MergeError, merge_reports
+from holodeck_lsp.runner.report.report_reading import ReportError, read_report
+from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
@@ -310,7 +311,7 @@ def merge_command(
         for path in outputs:
             renderer_for(path)
         report = merge_reports(paths, allow_partial)
-    except (ValueError, MergeError) as exc:
+    except (ValueError, ReportError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
     problems = write_reports(report, outputs, secrets)

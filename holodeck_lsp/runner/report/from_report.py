@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 
 from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
@@ -14,20 +13,6 @@ from holodeck_lsp.runner.report.event_stream import EventStream
 from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
 from holodeck_lsp.runner.score.rollup import CaseOutcome
 from holodeck_lsp.runner.score.tool_assertions import turn_regex_pairs
-
-
-class ReportError(Exception):
-    """The report cannot be read: exit 2."""
-
-
-def read_report(path: Path) -> TestReport:
-    try:
-        return TestReport.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read {path}: {exc}") from None
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise ReportError(f"{path} is not a report of `run`: {first}") from None
 
 
 def as_turn(result: TestResult) -> TurnResult:

@@ -6,17 +6,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.collect.selection import parse_shard
+from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.test_report import CASE_INDEXES, SUITE_KEY
 from holodeck_lsp.runner.score.rollup import summarize
 
 JUDGE_PREFIX = "judge_"  # environment keys counting judge calls and tokens
 
 
-class MergeError(Exception):
+class MergeError(ReportError):
     """The reports cannot be merged; the message says why, naming the file(s)."""
 
 
@@ -45,15 +44,6 @@ def _indexes(report: TestReport, path: Path) -> list[int]:
     if len(values) != len(report.results):
         raise MergeError(f"{path}: {CASE_INDEXES} does not match the results")
     return values
-
-
-def load_report(path: Path) -> TestReport:
-    try:
-        return TestReport.model_validate_json(path.read_bytes())
-    except OSError as exc:
-        raise MergeError(f"cannot read {path}: {exc}") from None
-    except ValidationError as exc:
-        raise MergeError(f"{path} is not a test report: {exc.errors()[0]['msg']}") from None
 
 
 def _same_suite(reports: list[Loaded]) -> None:
@@ -110,7 +100,7 @@ def missing_shards(shards: list[Shard]) -> list[str]:
 
 def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
     """One report from several (shards of one suite): results in suite order."""
-    reports = [(path, load_report(path)) for path in paths]
+    reports = [(path, read_report(path)) for path in paths]
     _same_suite(reports)
     shards = _shards(reports)
     if not allow_partial:

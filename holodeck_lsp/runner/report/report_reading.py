@@ -1,0 +1,40 @@
+"""The one way to read a JSON test report (ours, a merged one, or `holodeck test`'s own) for
+`merge`, `compare`, `run --baseline` and `run --from-report`: a report is a file anyone can
+edit or swap, so it is read as a named file (a regular file, size-bounded) and every
+refusal is one sentence naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from holodeck_lsp.models.test_result import TestReport
+from holodeck_lsp.named_files import NotReadable, read_bytes
+
+# A 1,000-case x 4-turn report of `run --repeat 10` is about 60 MB: room for more, not for
+# a file that would take gigabytes of memory to parse.
+MAX_REPORT_BYTES = 200_000_000
+
+
+class ReportError(Exception):
+    """A report cannot be used; the message says why, naming the file (exit 2)."""
+
+
+def _where(location: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in location) or "the document"
+
+
+def read_report(path: Path) -> TestReport:
+    try:
+        data = read_bytes(path, MAX_REPORT_BYTES)
+    except NotReadable as exc:
+        why = "does not exist" if exc.problem == "missing" else exc.reason
+        raise ReportError(f"cannot read {path}: it {why}") from None
+    try:
+        return TestReport.model_validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        raise ReportError(
+            f"{path} is not a test report: {_where(first['loc'])}: {first['msg']}"
+        ) from None
