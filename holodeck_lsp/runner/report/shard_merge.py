@@ -3,13 +3,17 @@ refusing reports of another suite, missing or repeated shards."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.collect.selection import parse_shard
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
-from holodeck_lsp.runner.report.test_report import CASE_INDEXES, SUITE_KEY
+from holodeck_lsp.runner.report.test_report import (
+    CASE_INDEXES,
+    SUITE_KEY,
+    count,
+    suite_positions,
+)
 from holodeck_lsp.runner.score.rollup import summarize
 
 JUDGE_PREFIX = "judge_"  # environment keys counting judge calls and tokens
@@ -23,27 +27,21 @@ Loaded = tuple[Path, TestReport]
 Shard = tuple[Path, int, int]  # a report, and the shard I/N it holds
 
 
-_COUNT = re.compile(r"[0-9]{1,18}")  # a case index or a count: ASCII digits, not too many
-
-
 _SHOWN = 10  # missing shards named in an error; the environment keeps them all
 
 
 def _count(path: Path, key: str, raw: str) -> int:
-    if not _COUNT.fullmatch(raw):
-        raise MergeError(f"{path}: environment.{key} is not a count: {raw[:40]!r}")
-    return int(raw)
+    try:
+        return count(key, raw)
+    except ValueError as exc:
+        raise MergeError(f"{path}: {exc}") from None
 
 
 def _indexes(report: TestReport, path: Path) -> list[int]:
-    raw = report.environment.get(CASE_INDEXES)
-    if raw is None:
-        # `holodeck test`'s own report: the whole suite, in order.
-        return list(range(len(report.results)))
-    values = [_count(path, CASE_INDEXES, v) for v in raw.split(",") if v]
-    if len(values) != len(report.results):
-        raise MergeError(f"{path}: {CASE_INDEXES} does not match the results")
-    return values
+    try:
+        return suite_positions(report)
+    except ValueError as exc:
+        raise MergeError(f"{path}: {exc}") from None
 
 
 def _same_suite(reports: list[Loaded]) -> None:

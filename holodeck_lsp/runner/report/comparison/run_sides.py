@@ -1,0 +1,83 @@
+"""BASE or HEAD of a comparison: one JSON report (ours, a merged one, or `holodeck test`'s
+own), or a folder of shard reports merged as `merge` merges them; each test case keyed
+for matching, with every attempt of a `--repeat` run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from holodeck_lsp.models.test_result import TestReport, TestResult
+from holodeck_lsp.runner.collect.plan import case_label
+from holodeck_lsp.runner.report.report_reading import ReportError, read_report
+from holodeck_lsp.runner.report.shard_merge import merge_reports
+from holodeck_lsp.runner.report.test_report import suite_positions
+from holodeck_lsp.runner.score.attempts import parse_pass_rule
+
+# How a case is found on the other side: by its name (the n-th case of that name, should
+# two share it), an unnamed one by its place in the suite. A renamed case is not the same.
+CaseKey = tuple[str, str | int, int]
+REPORT_SUFFIX = ".json"
+
+
+@dataclass(frozen=True)
+class SideCase:
+    key: CaseKey
+    label: str
+    index: int  # place in the suite
+    position: int  # place in the report's results
+    result: TestResult  # the case's verdict
+    attempts: list[TestResult]  # every attempt (the result alone without --repeat)
+
+
+@dataclass(frozen=True)
+class RunSide:
+    paths: list[Path]
+    report: TestReport
+    pass_share: float  # the pass rule of repeated attempts
+    cases: list[SideCase]
+
+
+def _report_files(folder: Path) -> list[Path]:
+    try:
+        found = sorted(p for p in folder.iterdir() if p.suffix.lower() == REPORT_SUFFIX)
+    except OSError as exc:
+        raise ReportError(f"cannot read {folder}: {exc.strerror or exc}") from None
+    if not found:
+        raise ReportError(f"{folder} is a folder without a JSON report")
+    return found
+
+
+def _cases(report: TestReport, where: str) -> list[SideCase]:
+    try:
+        indexes = suite_positions(report)
+    except ValueError as exc:
+        raise ReportError(f"{where}: {exc}") from None
+    if report.repeats and len(report.repeats) != len(report.results):
+        raise ReportError(f"{where}: repeats do not match the results")
+    seen: dict[str, int] = {}
+    cases = []
+    for position, (index, result) in enumerate(zip(indexes, report.results, strict=True)):
+        name = result.test_name
+        key: CaseKey
+        if name is None:
+            key = ("index", index, 0)
+        else:
+            key = ("name", name, seen.get(name, 0))
+            seen[name] = key[2] + 1
+        attempts = report.repeats[position].results if report.repeats else []
+        cases.append(
+            SideCase(key, case_label(name, index), index, position, result, attempts or [result])
+        )
+    return cases
+
+
+def read_side(path: Path) -> RunSide:
+    """The run a report file, or a folder of shard reports, holds; raises ReportError."""
+    paths = _report_files(path) if path.is_dir() else [path]
+    report = read_report(paths[0]) if len(paths) == 1 else merge_reports(paths)
+    try:
+        share = parse_pass_rule(report.environment.get("pass_rule", "all"))
+    except ValueError as exc:
+        raise ReportError(f"{path}: environment.pass_rule: {exc}") from None
+    return RunSide(paths, report, share, _cases(report, str(path)))
