@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from math import comb
 
-# The significance level: a change of pass rate with p < ALPHA is beyond noise. 0.05, the
-# convention; each turn is tested on its own (see docs/compare.md on many flaky turns).
-ALPHA = 0.05
+from holodeck_lsp.run_defaults import DEFAULT_ALPHA
 
 
 def fisher_exact(
@@ -29,7 +27,7 @@ def fisher_exact(
     return sum(w for w in weight if w <= seen) / comb(n + m, n)
 
 
-def can_tell(base_attempts: int, head_attempts: int, alpha: float = ALPHA) -> bool:
+def can_tell(base_attempts: int, head_attempts: int, alpha: float = DEFAULT_ALPHA) -> bool:
     """Whether so many attempts could show any change beyond noise: even the most extreme
     one (every attempt passed on one side, none on the other) must reach p < alpha."""
     return fisher_exact(base_attempts, base_attempts, 0, head_attempts) < alpha

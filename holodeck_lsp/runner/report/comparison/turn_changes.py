@@ -24,7 +24,8 @@ from holodeck_lsp.models.comparison import (
     TurnOutcome,
 )
 from holodeck_lsp.models.test_result import TestResult, TurnResult
-from holodeck_lsp.runner.report.comparison.fisher_exact import ALPHA, can_tell, fisher_exact
+from holodeck_lsp.run_defaults import DEFAULT_ALPHA
+from holodeck_lsp.runner.report.comparison.fisher_exact import can_tell, fisher_exact
 from holodeck_lsp.runner.report.comparison.run_sides import RunSide, SideCase
 from holodeck_lsp.runner.report.formats.markdown_report import turn_problems
 from holodeck_lsp.runner.score.attempts import pass_hat, rule_passes
@@ -122,7 +123,7 @@ def _noise(
 
 
 def turn_change(
-    turn: int, base: TurnOutcome | None, head: TurnOutcome | None, alpha: float = ALPHA
+    turn: int, base: TurnOutcome | None, head: TurnOutcome | None, alpha: float = DEFAULT_ALPHA
 ) -> TurnChange:
     """One turn as BASE and HEAD ran it."""
     change = _change(_verdict(base), _verdict(head))
@@ -171,7 +172,7 @@ def case_change(
     head: SideCase | None,
     base_share: float,
     head_share: float,
-    alpha: float = ALPHA,
+    alpha: float = DEFAULT_ALPHA,
 ) -> CaseChange:
     """A test case as BASE and HEAD ran it, turn by turn."""
     before = _turn_outcomes(base, base_share) if base is not None else {}
@@ -244,7 +245,7 @@ def count_changes(cases: list[CaseChange]) -> ChangeCounts:
     return ChangeCounts(**counts, **noise, regressions=regressions)
 
 
-def compare_runs(base: RunSide, head: RunSide, alpha: float = ALPHA) -> Comparison:
+def compare_runs(base: RunSide, head: RunSide, alpha: float = DEFAULT_ALPHA) -> Comparison:
     """Every test case of either run: HEAD's in its order, then those only BASE has."""
     before = {case.key: case for case in base.cases}
     now = {case.key for case in head.cases}

@@ -7,7 +7,7 @@ span: a reply cannot load an image, plant a link or break the table it stands in
 from __future__ import annotations
 
 from holodeck_lsp.hygiene.clipping import clip
-from holodeck_lsp.hygiene.markdown import code_span
+from holodeck_lsp.hygiene.markdown import code_cell, code_span
 from holodeck_lsp.models.test_result import (
     MetricResult,
     RepeatedCase,
@@ -28,8 +28,7 @@ def _code(text: str | None, limit: int | None = None) -> str:
 
 
 def _cell(text: str | None, limit: int = _CELL_LIMIT) -> str:
-    """Untrusted text as code in a table cell (where `|` must be escaped, even in code)."""
-    return _code(text, limit).replace("|", "\\|")
+    return code_cell(text, limit)
 
 
 def _label(result: TestResult, index: int) -> str:
