@@ -87,6 +87,30 @@ def change_text(turn: TurnChange) -> str:
     return f"{line} ({noise})" if noise else line
 
 
+def reliability_rows(comparison: Comparison) -> list[CaseChange]:
+    """The test cases run several times on both sides whose share of passed attempts
+    changed: their pass^k and pass rates."""
+    return [
+        case
+        for case in comparison.cases
+        if case.pass_hat_k_of is not None
+        and case.base is not None
+        and case.head is not None
+        and case.base.passed_attempts * case.head.attempts
+        != case.head.passed_attempts * case.base.attempts
+    ]
+
+
+def reliability_text(case: CaseChange) -> str:
+    """`pass^10 1 -> 0, attempts passed 10/10 -> 2/10`."""
+    base, head = case.base, case.head
+    assert base is not None and head is not None
+    return (
+        f"pass^{case.pass_hat_k_of} {base.pass_hat_k:g} -> {head.pass_hat_k:g}, attempts passed "
+        f"{base.passed_attempts}/{base.attempts} -> {head.passed_attempts}/{head.attempts}"
+    )
+
+
 def metric_rows(comparison: Comparison) -> list[tuple[CaseChange, TurnChange, str, float]]:
     """Every metric score that changed on a turn both sides ran, the largest fall first."""
     rows = [

@@ -12,6 +12,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     metric_rows,
     outcome_text,
     p_text,
+    reliability_rows,
     turn_groups,
     verdict_line,
 )
@@ -117,6 +118,23 @@ def _details(title: str, header: list[str], rows: list[str], budget: int) -> lis
     return [*opening, *kept, more, *closing]
 
 
+def _reliability_details(comparison: Comparison, budget: int) -> list[str]:
+    rows = []
+    for case in reliability_rows(comparison):
+        base, head = case.base, case.head
+        assert base is not None and head is not None
+        rows.append(
+            f"| {code_cell(case.case, NAME_LIMIT)} | {case.pass_hat_k_of} "
+            f"| {base.pass_hat_k:g} | {head.pass_hat_k:g} "
+            f"| {base.passed_attempts}/{base.attempts} | {head.passed_attempts}/{head.attempts} |"
+        )
+    header = [
+        "| test case | k | pass^k BASE | pass^k HEAD | attempts passed BASE | HEAD |",
+        "|---|---|---|---|---|---|",
+    ]
+    return _details(f"Reliability changed ({len(rows)})", header, rows, budget)
+
+
 def _metric_details(comparison: Comparison, budget: int) -> list[str]:
     changed = metric_rows(comparison)
     if not changed:
@@ -151,6 +169,9 @@ def render_markdown(comparison: Comparison, fail_on: str) -> str:
     groups = turn_groups(comparison)
     body = _regressions(groups[0], budget)
     budget -= _size(body)
+    reliability = _reliability_details(comparison, budget)
+    body += reliability
+    budget -= _size(reliability)
     left_out = []
     for group in groups[1:]:
         if not group.rows:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from holodeck_lsp.models.comparison import Comparison, MetricChange, RunSummary
 from holodeck_lsp.runner.report.comparison.change_groups import (
     change_text,
+    reliability_rows,
+    reliability_text,
     turn_groups,
     verdict_line,
 )
@@ -76,6 +78,10 @@ def render_text(comparison: Comparison, fail_on: str) -> str:
             line = f"  {case.case}, turn {turn.turn}: {change_text(turn)}"
             problem = turn.head.problem if turn.head is not None else None
             lines.append(f"{line}: {_flat(problem)}" if problem else line)
+    reliability = reliability_rows(comparison)
+    if reliability:
+        lines += ["", f"Reliability changed ({len(reliability)}):"]
+        lines += [f"  {case.case}: {reliability_text(case)}" for case in reliability]
     lines.append("")
     if comparison.metrics:
         lines.append("metrics (mean score): " + "; ".join(map(metric_text, comparison.metrics)))
