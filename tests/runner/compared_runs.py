@@ -8,6 +8,10 @@ import json
 import re
 from pathlib import Path
 
+from holodeck_lsp.models.test_result import MetricResult, TestResult, TurnResult
+from holodeck_lsp.runner.report.formats import render_json
+from holodeck_lsp.runner.report.test_report import CASE_INDEXES, build_report
+from holodeck_lsp.runner.score.rollup import summarize
 from tests.runner.helpers import invoke, write
 
 # Each answer is a text, or a list of texts given in turn, one per attempt of the case
@@ -84,3 +88,39 @@ def without_times(text: str) -> str:
 def compare(*args: str | Path) -> tuple[int, str, str]:
     """`holodeck-lsp compare ARGS...`: (exit code, stdout, stderr)."""
     return invoke("compare", *args)
+
+
+def many_cases(path: Path, names: list[str], turns: int, failing: set[tuple[int, int]]) -> Path:
+    """A report of `run` (the JSON it writes) of ``names`` cases of ``turns`` turns each,
+    the turns in ``failing`` (case, turn) failed: a large report without running it."""
+    results = []
+    for case, name in enumerate(names):
+        passed = [(case, turn) not in failing for turn in range(turns)]
+        results.append(
+            TestResult(
+                test_name=name,
+                test_input="?",
+                passed=all(passed),
+                execution_time_ms=turns,
+                timestamp="2026-01-01T00:00:00+00:00",
+                turns=[
+                    TurnResult(
+                        turn_index=turn,
+                        input="?",
+                        response="!" if ok else "?",
+                        metric_results=[
+                            MetricResult(metric_name="equality", score=float(ok), passed=ok)
+                        ],
+                        passed=ok,
+                        execution_time_ms=1,
+                    )
+                    for turn, ok in enumerate(passed)
+                ],
+            )
+        )
+    report = build_report("many", "agent.yaml", [], len(names), {})
+    report.results = results
+    report.summary = summarize(results, len(names))
+    report.environment[CASE_INDEXES] = ",".join(map(str, range(len(names))))
+    path.write_text(render_json(report), encoding="utf-8")
+    return path

@@ -108,7 +108,7 @@ def test_every_change_of_a_turn_is_told_and_a_regression_fails(runs: tuple[Path,
 
 
 def test_a_renamed_case_is_removed_and_new_never_matched(runs: tuple[Path, Path]) -> None:
-    code, out, _ = compare(*runs, "--format", "json")
+    _, out, _ = compare(*runs, "--format", "json")
     cases = {case["case"]: case for case in json.loads(out)["cases"]}
     assert [(c["change"], c["base"] is None, c["head"] is None) for c in cases.values()] == [
         ("still_passing", False, False),  # test_cases[0], matched by its place
