@@ -108,8 +108,8 @@ def _schema() -> dict[str, object]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://holodeck-lsp.invalid/compare/1",
-        "title": "holodeck-lsp compare --format json, version 1",
         **Comparison.model_json_schema(),
+        "title": "holodeck-lsp compare --format json, version 1",
     }
 
 
