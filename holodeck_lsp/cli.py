@@ -339,6 +339,13 @@ def run(
             "(an editor places a CI failure this way)."
         ),
     ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            help="An earlier run's JSON report (or a folder of its shards): what changed "
+            "since, beside each case on the terminal and in the Markdown and HTML reports."
+        ),
+    ] = None,
     keyword: Annotated[
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
@@ -390,6 +397,7 @@ def run(
         case=case,
         up_to_turn=up_to_turn,
         from_report=from_report,
+        baseline=baseline,
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
 

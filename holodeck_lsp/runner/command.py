@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_ALPHA, DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
 from holodeck_lsp.runner.collect.focus import focus
@@ -29,16 +30,17 @@ from holodeck_lsp.runner.execute.recording import ReplayFileError, load_replay
 from holodeck_lsp.runner.execute.suite_execution import Progress, SuiteRun, execute
 from holodeck_lsp.runner.report.comparison.change_groups import fails, verdict_line
 from holodeck_lsp.runner.report.comparison.comparison_formats import COMPARISON_FORMATS
-from holodeck_lsp.runner.report.comparison.run_sides import read_side
+from holodeck_lsp.runner.report.comparison.run_sides import RunSide, read_side, report_side
 from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.console import (
+    baseline_lines,
     print_config_error,
     print_start_failure,
     repeat_line,
     summary_line,
 )
 from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
-from holodeck_lsp.runner.report.formats import renderer_for, write_reports
+from holodeck_lsp.runner.report.formats import render_json, renderer_for, write_reports
 from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
@@ -81,6 +83,7 @@ class RunOptions:
     case: int | None = None  # `--case N`: only the test case at that position
     up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
+    baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
@@ -191,6 +194,7 @@ def _run(
             raise UsageError(str(exc)) from None
         if options.from_report is not None:
             return _from_report(options, suite, cases, out, secrets, closing)
+        baseline = read_side(options.baseline) if options.baseline is not None else None
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         limit = turn_limit(suite, options.llm_timeout, env)
@@ -271,7 +275,10 @@ def _run(
         duration,
         environment,
     )
-    problems = write_reports(report, options.outputs, secrets)
+    comparison = None
+    if baseline is not None:
+        comparison = compare_runs(baseline, _this_run(report, options.outputs))
+    problems = write_reports(report, options.outputs, secrets, comparison)
     if recorder is not None and recording is not None:
         try:
             recorder.write(recording, secrets)
@@ -283,6 +290,8 @@ def _run(
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
+    if comparison is not None:
+        out.write("".join(line + "\n" for line in baseline_lines(comparison)))
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = verdict(report, done, problems)
@@ -293,6 +302,12 @@ def _run(
     if why is not None:
         err.write(f"exit {code}: {why}\n")  # the last line: why the exit code is this
     return code
+
+
+def _this_run(report: TestReport, outputs: list[Path]) -> RunSide:
+    """The run just made, as the HEAD of its comparison with `--baseline`."""
+    written = [path for path in outputs if renderer_for(path) is render_json]
+    return report_side(report, written, "this run")
 
 
 def _check_writable(paths: list[Path]) -> None:
@@ -358,7 +373,7 @@ def compare_command(options: CompareOptions, out: TextIO, err: TextIO) -> int:
             f"warning: BASE is a run of agent {base.report.agent_name!r}, "
             f"HEAD of {head.report.agent_name!r}\n"
         )
-    comparison = compare_runs(base, head, options.alpha)
+    comparison = secrets.mask_model(compare_runs(base, head, options.alpha))
     text = secrets.mask(COMPARISON_FORMATS[options.output_format](comparison, options.fail_on))
     if options.output is None:
         out.write(text)

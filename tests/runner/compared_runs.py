@@ -77,12 +77,13 @@ def run_of(
 
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00)?")
 _SECONDS = re.compile(r"[+-]?\d+\.\d\d s\b")
+_MILLISECONDS = re.compile(r"\b\d+ ms\b")
 
 
 def without_times(text: str) -> str:
-    """Output with its timestamps and durations (which change from run to run) as TIME and
-    N s."""
-    return _SECONDS.sub("N s", _TIMESTAMP.sub("TIME", text))
+    """Output with its timestamps and durations (which change from run to run) as TIME,
+    N s and N ms."""
+    return _MILLISECONDS.sub("N ms", _SECONDS.sub("N s", _TIMESTAMP.sub("TIME", text)))
 
 
 def compare(*args: str | Path) -> tuple[int, str, str]:

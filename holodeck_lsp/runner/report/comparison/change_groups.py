@@ -10,6 +10,7 @@ from holodeck_lsp.models.comparison import CaseChange, Comparison, TurnChange, T
 
 Row = tuple[CaseChange, TurnChange]
 QUIET = ("still_passing", "still_failing")  # the turns `--fail-on any-change` lets pass
+NO_CHANGE = "no change"
 
 
 @dataclass(frozen=True)
@@ -111,11 +112,26 @@ def reliability_text(case: CaseChange) -> str:
     )
 
 
-def metric_rows(comparison: Comparison) -> list[tuple[CaseChange, TurnChange, str, float]]:
+def case_delta(case: CaseChange) -> str:
+    """What changed in a test case since BASE: `new`, `removed`, each turn that changed
+    (`turn 1: passed -> failed`), or `no change`."""
+    if case.base is None:
+        return "new"
+    if case.head is None:
+        return "removed"
+    changed = [
+        f"turn {turn.turn}: {change_text(turn)}"
+        for turn in case.turns
+        if turn.change not in QUIET or turn.noise is not None
+    ]
+    return "; ".join(changed) or NO_CHANGE
+
+
+def metric_rows(cases: list[CaseChange]) -> list[tuple[CaseChange, TurnChange, str, float]]:
     """Every metric score that changed on a turn both sides ran, the largest fall first."""
     rows = [
         (case, turn, m.metric, m.delta)
-        for case in comparison.cases
+        for case in cases
         for turn in case.turns
         for m in turn.metrics
         if m.delta is not None and abs(m.delta) > 1e-9

@@ -7,8 +7,10 @@ from collections.abc import Callable
 
 from holodeck_lsp.hygiene.controls import visible, visible_json
 from holodeck_lsp.models.comparison import Comparison
-from holodeck_lsp.runner.report.comparison.comparison_markdown import render_markdown
-from holodeck_lsp.runner.report.comparison.comparison_text import render_text
+from holodeck_lsp.runner.report.comparison.comparison_markdown import (
+    render_comparison_markdown,
+)
+from holodeck_lsp.runner.report.comparison.comparison_text import render_comparison_text
 
 
 def render_json(comparison: Comparison, _fail_on: str) -> str:
@@ -16,11 +18,11 @@ def render_json(comparison: Comparison, _fail_on: str) -> str:
 
 
 def _text(comparison: Comparison, fail_on: str) -> str:
-    return visible(render_text(comparison, fail_on))
+    return visible(render_comparison_text(comparison, fail_on))
 
 
 COMPARISON_FORMATS: dict[str, Callable[[Comparison, str], str]] = {
     "text": _text,
-    "markdown": render_markdown,  # every text from a report is a code span already
+    "markdown": render_comparison_markdown,  # every text from a report is a code span already
     "json": render_json,
 }

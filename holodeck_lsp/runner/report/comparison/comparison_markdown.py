@@ -136,7 +136,7 @@ def _reliability_details(comparison: Comparison, budget: int) -> list[str]:
 
 
 def _metric_details(comparison: Comparison, budget: int) -> list[str]:
-    changed = metric_rows(comparison)
+    changed = metric_rows(comparison.cases)
     if not changed:
         return []
     rows = [
@@ -149,7 +149,7 @@ def _metric_details(comparison: Comparison, budget: int) -> list[str]:
     return _details(title, header, rows, budget)
 
 
-def render_markdown(comparison: Comparison, fail_on: str) -> str:
+def render_comparison_markdown(comparison: Comparison, fail_on: str) -> str:
     count = comparison.turns.regressions
     title = f"{count} regression(s)" if count else "No regression"
     top = [
@@ -184,7 +184,7 @@ def render_markdown(comparison: Comparison, fail_on: str) -> str:
         body += section
         budget -= _size(section)
     metrics = _metric_details(comparison, budget)
-    if not metrics and metric_rows(comparison):
+    if not metrics and metric_rows(comparison.cases):
         left_out.append("Metric scores that changed")
     body += metrics
     if left_out:

@@ -64,7 +64,7 @@ def totals_line(comparison: Comparison) -> str:
     return line
 
 
-def render_text(comparison: Comparison, fail_on: str) -> str:
+def render_comparison_text(comparison: Comparison, fail_on: str) -> str:
     lines = [
         f"BASE {run_line(comparison.base)}",
         f"HEAD {run_line(comparison.head)}",

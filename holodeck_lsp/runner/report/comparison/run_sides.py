@@ -72,12 +72,18 @@ def _cases(report: TestReport, where: str) -> list[SideCase]:
     return cases
 
 
+def report_side(report: TestReport, paths: list[Path], where: str) -> RunSide:
+    """The run ``report`` holds (read from ``paths``, named ``where`` in errors); raises
+    ReportError."""
+    try:
+        share = parse_pass_rule(report.environment.get("pass_rule", "all"))
+    except ValueError as exc:
+        raise ReportError(f"{where}: environment.pass_rule: {exc}") from None
+    return RunSide(paths, report, share, _cases(report, where))
+
+
 def read_side(path: Path) -> RunSide:
     """The run a report file, or a folder of shard reports, holds; raises ReportError."""
     paths = _report_files(path) if path.is_dir() else [path]
     report = read_report(paths[0]) if len(paths) == 1 else merge_reports(paths)
-    try:
-        share = parse_pass_rule(report.environment.get("pass_rule", "all"))
-    except ValueError as exc:
-        raise ReportError(f"{path}: environment.pass_rule: {exc}") from None
-    return RunSide(paths, report, share, _cases(report, str(path)))
+    return report_side(report, paths, str(path))

@@ -27,7 +27,7 @@ from holodeck_lsp.models.test_result import TestResult, TurnResult
 from holodeck_lsp.run_defaults import DEFAULT_ALPHA
 from holodeck_lsp.runner.report.comparison.fisher_exact import can_tell, fisher_exact
 from holodeck_lsp.runner.report.comparison.run_sides import RunSide, SideCase
-from holodeck_lsp.runner.report.formats.markdown_report import turn_problems
+from holodeck_lsp.runner.report.failure_reasons import turn_problems
 from holodeck_lsp.runner.score.attempts import pass_hat, rule_passes
 from holodeck_lsp.runner.score.rollup import result_turns
 

@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import (
     MetricResult,
@@ -269,7 +270,7 @@ def _averages(report: TestReport) -> str:
     return f"<h3>Mean metric scores</h3>{rows}"
 
 
-def render_html(report: TestReport) -> str:
+def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
     s = report.summary
     title = f"Test report: {report.agent_name}"
     banner = ""

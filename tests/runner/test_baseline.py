@@ -1,0 +1,87 @@
+"""`run --baseline REPORT`: what changed since an earlier run, beside each case: after the
+summary on the terminal, in a column and in each case's section of the Markdown report;
+the run's own JSON report and exit code stay as they are without it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.runner.compared_runs import run_of, without_times
+from tests.runner.helpers import invoke, strip_timings
+from tests.runner.test_compare import BASE_ANSWERS, BASE_CASES, HEAD_ANSWERS, HEAD_CASES
+
+
+@pytest.fixture
+def head(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The change's suite with the scripted agent, and the main branch's report beside it."""
+    monkeypatch.chdir(tmp_path)
+    run_of(Path("base"), BASE_CASES, BASE_ANSWERS)
+    run_of(Path("head"), HEAD_CASES, HEAD_ANSWERS)
+    return Path("head/agent.yaml")
+
+
+def _run(agent: Path, *args: str) -> tuple[int, str, str]:
+    return invoke("run", agent, "--agent", "scripted:factory", "--no-user-config", "-q", *args)
+
+
+def test_the_terminal_tells_what_changed_since_the_baseline(head: Path) -> None:
+    code, out, err = _run(head, "--baseline", "base/report.json")
+    assert (code, err) == (1, "")
+    assert without_times(out) == (
+        "8 test case(s) run: 6 passed, 2 failed (75%) in N s\n"
+        "against base/report.json: turns: 1 regressed, 1 fixed, 1 still failing, "
+        "5 still passing, 3 new, 2 removed\n"
+        "  REGRESSED  breaks: turn 1: passed -> failed\n"
+        "  mends: turn 0: failed -> passed\n"
+        "  grows: turn 1: new: passed\n"
+        "  new name: new\n"
+        "  added: new\n"
+        "  old name: removed\n"
+        "  gone: removed\n"
+    )
+
+
+def test_the_markdown_report_has_the_deltas_beside_each_case(head: Path) -> None:
+    code, _, err = _run(head, "--baseline", "base/report.json", "-o", "run.md", "-o", "run.json")
+    assert code == 1, err
+    lines = without_times(Path("run.md").read_text()).splitlines()
+    assert lines[4:20] == [
+        "Against the baseline `base/report.json` (6/8 passed): turns: 1 regressed, 1 fixed, "
+        "1 still failing, 5 still passing, 3 new, 2 removed.",
+        "",
+        "Not in this run: `old name`, `gone`.",
+        "",
+        "| test case | result | turns passed | time | vs baseline |",
+        "|---|---|---|---|---|",
+        "| `test case 0` | PASS | single turn | N ms | no change |",
+        "| `steady` | PASS | 2/2 | N ms | no change |",
+        "| `breaks` | FAIL | 1/2 | N ms | **regressed** (turn 1: passed -> failed) |",
+        "| `mends` | PASS | single turn | N ms | turn 0: failed -> passed |",
+        "| `stuck` | FAIL | single turn | N ms | no change |",
+        "| `grows` | PASS | 2/2 | N ms | turn 1: new: passed |",
+        "| `new name` | PASS | single turn | N ms | new |",
+        "| `added` | PASS | single turn | N ms | new |",
+        "",
+        "| metric | cases | mean score |",
+    ]
+    assert (
+        "Against the baseline: **regressed** (turn 1: passed -> failed); scores: "
+        "turn 1 `equality` -1.00"
+    ) in lines
+    # The JSON report is the run's own: the same with or without a baseline.
+    with_baseline = json.loads(Path("run.json").read_text())
+    _run(head, "-o", "run.json")
+    without = json.loads(Path("run.json").read_text())
+    assert strip_timings(with_baseline) == strip_timings(without)
+
+
+def test_a_baseline_that_cannot_be_read_stops_the_run_before_it_starts(head: Path) -> None:
+    assert _run(head, "--baseline", "none.json", "-o", "run.json") == (
+        2,
+        "",
+        "error: cannot read none.json: it does not exist\n",
+    )
+    assert not Path("run.json").exists()
