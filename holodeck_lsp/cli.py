@@ -461,7 +461,10 @@ def compare(
     ] = DEFAULT_ALPHA,
 ) -> None:
     """Compare two runs turn by turn; exit 0, 1 on a regression (--fail-on), 2 bad input."""
-    from holodeck_lsp.runner.command import CompareOptions, compare_command
+    from holodeck_lsp.runner.report.comparison.compare_command import (
+        CompareOptions,
+        compare_command,
+    )
 
     options = CompareOptions(base, head, output_format, output, fail_on, alpha)
     raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))

@@ -1,4 +1,4 @@
-"""`holodeck-lsp run`, `merge` and `compare` as functions: options in, exit code out."""
+"""`holodeck-lsp run` and `holodeck-lsp merge` as functions: options in, exit code out."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TextIO
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from holodeck_lsp.models.test_result import TestReport
-from holodeck_lsp.run_defaults import DEFAULT_ALPHA, DEFAULT_GRADER_TIMEOUT
+from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
 from holodeck_lsp.runner.collect.focus import focus
 from holodeck_lsp.runner.collect.loading import ConfigError, LoadedSuite, load_suite
@@ -28,8 +28,6 @@ from holodeck_lsp.runner.execute.interrupts import Interrupts
 from holodeck_lsp.runner.execute.metric_preflight import MetricSetupError
 from holodeck_lsp.runner.execute.recording import ReplayFileError, load_replay
 from holodeck_lsp.runner.execute.suite_execution import Progress, SuiteRun, execute
-from holodeck_lsp.runner.report.comparison.change_groups import fails, verdict_line
-from holodeck_lsp.runner.report.comparison.comparison_formats import COMPARISON_FORMATS
 from holodeck_lsp.runner.report.comparison.run_sides import RunSide, read_side, report_side
 from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.console import (
@@ -49,9 +47,9 @@ from holodeck_lsp.runner.report.test_report import run_environment, run_report, 
 from holodeck_lsp.runner.report.verdict import verdict
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import ledger_line
-from holodeck_lsp.runner.services.atomic_output import atomic_write, check_writable
+from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy
-from holodeck_lsp.runner.services.redaction import Secrets, TerminalStream, activated
+from holodeck_lsp.runner.services.redaction import Secrets, activated, terminal_stream
 from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
 from holodeck_lsp.runner.services.service_targets import BackendConfigError
 from holodeck_lsp.runner.tools.tool_kind import ToolContext
@@ -121,17 +119,13 @@ def run_command(
     env = os.environ if env is None else env
     # The run's one registry of secrets: what it prints or writes is masked with it.
     secrets = Secrets(environment_secrets(env))
-    out, err = _terminal(out, secrets), _terminal(err, secrets)
+    out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
     with activated(secrets), Interrupts() as interrupts, contextlib.ExitStack() as closing:
         try:
             return _run(options, out, err, env, secrets, interrupts, closing)
         except KeyboardInterrupt:
             err.write(f"exit {interrupts.exit_code}: interrupted before the first request\n")
             return interrupts.exit_code
-
-
-def _terminal(stream: TextIO, secrets: Secrets) -> TextIO:
-    return cast(TextIO, TerminalStream(stream, secrets))
 
 
 def _event_stream(
@@ -325,7 +319,7 @@ def merge_command(
 ) -> int:
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
-    out, err = _terminal(out, secrets), _terminal(err, secrets)
+    out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
     try:
         for path in outputs:
             renderer_for(path)
@@ -344,45 +338,3 @@ def merge_command(
     if judged is not None:
         out.write(judged + "\n")
     return EXIT_OK if report.summary.failed == 0 else EXIT_FAILED
-
-
-@dataclass
-class CompareOptions:
-    base: Path
-    head: Path
-    output_format: str = "text"
-    output: Path | None = None  # stdout when none
-    fail_on: str = "regressed"
-    alpha: float = DEFAULT_ALPHA
-
-
-def compare_command(options: CompareOptions, out: TextIO, err: TextIO) -> int:
-    """The whole `compare` command; returns the exit code."""
-    secrets = Secrets(environment_secrets(os.environ))
-    err = _terminal(err, secrets)
-    if not 0.0 < options.alpha < 1.0:
-        err.write(f"error: --alpha must be between 0 and 1, got {options.alpha:g}\n")
-        return EXIT_USAGE
-    try:
-        base, head = read_side(options.base), read_side(options.head)
-    except ReportError as exc:
-        err.write(f"error: {exc}\n")
-        return EXIT_USAGE
-    if base.report.agent_name != head.report.agent_name:
-        err.write(
-            f"warning: BASE is a run of agent {base.report.agent_name!r}, "
-            f"HEAD of {head.report.agent_name!r}\n"
-        )
-    comparison = secrets.mask_model(compare_runs(base, head, options.alpha))
-    text = secrets.mask(COMPARISON_FORMATS[options.output_format](comparison, options.fail_on))
-    if options.output is None:
-        out.write(text)
-    else:
-        try:
-            atomic_write(options.output, text)
-        except OSError as exc:
-            err.write(f"error: cannot write {options.output}: {exc.strerror or exc}\n")
-            return EXIT_EXECUTION
-    if options.output is not None or options.output_format != "text":
-        err.write(verdict_line(comparison, options.fail_on) + "\n")
-    return EXIT_FAILED if fails(comparison, options.fail_on) else EXIT_OK

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from holodeck_lsp.models.test_result import MetricResult, TestResult, TurnResult
 from holodeck_lsp.runner.report.formats import render_json
-from holodeck_lsp.runner.report.test_report import CASE_INDEXES, build_report
+from holodeck_lsp.runner.report.report_reading import CASE_INDEXES
+from holodeck_lsp.runner.report.test_report import build_report
 from holodeck_lsp.runner.score.rollup import summarize
 from tests.runner.helpers import invoke, write
 

@@ -1,10 +1,12 @@
 """The one way to read a JSON test report (ours, a merged one, or `holodeck test`'s own) for
 `merge`, `compare`, `run --baseline` and `run --from-report`: a report is a file anyone can
 edit or swap, so it is read as a named file (a regular file, size-bounded) and every
-refusal is one sentence naming it."""
+refusal is one sentence naming it. Also what our reports record beyond HoloDeck's fields:
+where each result sits in the suite."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -15,6 +17,34 @@ from holodeck_lsp.named_files import NotReadable, read_bytes
 # A 1,000-case x 4-turn report of `run --repeat 10` is about 60 MB: room for more, not for
 # a file that would take gigabytes of memory to parse.
 MAX_REPORT_BYTES = 200_000_000
+
+
+# Where each result sits in the suite file, so shard reports merge back in suite order.
+CASE_INDEXES = "case_indexes"
+SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
+
+
+def suite_positions(report: TestReport) -> list[int]:
+    """Where each result's case sits in the suite (0-based); raises ValueError when the
+    report's record of it is not one count per result. A report without it (`holodeck
+    test`'s own) holds the whole suite, in order."""
+    raw = report.environment.get(CASE_INDEXES)
+    if raw is None:
+        return list(range(len(report.results)))
+    values = [count(CASE_INDEXES, v) for v in raw.split(",") if v]
+    if len(values) != len(report.results):
+        raise ValueError(f"{CASE_INDEXES} does not match the results")
+    return values
+
+
+_COUNT = re.compile(r"[0-9]{1,18}")  # a case index or a count: ASCII digits, not too many
+
+
+def count(key: str, raw: str) -> int:
+    """A count the report's environment holds; raises ValueError for anything else."""
+    if not _COUNT.fullmatch(raw):
+        raise ValueError(f"environment.{key} is not a count: {raw[:40]!r}")
+    return int(raw)
 
 
 class ReportError(Exception):

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.collect.selection import parse_shard
-from holodeck_lsp.runner.report.report_reading import ReportError, read_report
-from holodeck_lsp.runner.report.test_report import (
+from holodeck_lsp.runner.report.report_reading import (
     CASE_INDEXES,
     SUITE_KEY,
+    ReportError,
     count,
+    read_report,
     suite_positions,
 )
 from holodeck_lsp.runner.score.rollup import summarize

@@ -7,43 +7,16 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-import re
 from pathlib import Path
 
 from holodeck_lsp import __version__
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.execute.suite_execution import Execution
+from holodeck_lsp.runner.report.report_reading import CASE_INDEXES, SUITE_KEY
 from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
-
-# Where each result sits in the suite file, so shard reports merge back in suite order.
-CASE_INDEXES = "case_indexes"
-SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
-
-
-def suite_positions(report: TestReport) -> list[int]:
-    """Where each result's case sits in the suite (0-based); raises ValueError when the
-    report's record of it is not one count per result. A report without it (`holodeck
-    test`'s own) holds the whole suite, in order."""
-    raw = report.environment.get(CASE_INDEXES)
-    if raw is None:
-        return list(range(len(report.results)))
-    values = [count(CASE_INDEXES, v) for v in raw.split(",") if v]
-    if len(values) != len(report.results):
-        raise ValueError(f"{CASE_INDEXES} does not match the results")
-    return values
-
-
-_COUNT = re.compile(r"[0-9]{1,18}")  # a case index or a count: ASCII digits, not too many
-
-
-def count(key: str, raw: str) -> int:
-    """A count the report's environment holds; raises ValueError for anything else."""
-    if not _COUNT.fullmatch(raw):
-        raise ValueError(f"environment.{key} is not a count: {raw[:40]!r}")
-    return int(raw)
 
 
 def suite_digest(cases: list[PlannedCase]) -> str:

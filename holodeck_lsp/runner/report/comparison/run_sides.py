@@ -9,9 +9,8 @@ from pathlib import Path
 
 from holodeck_lsp.models.test_result import TestReport, TestResult
 from holodeck_lsp.runner.collect.plan import case_label
-from holodeck_lsp.runner.report.report_reading import ReportError, read_report
+from holodeck_lsp.runner.report.report_reading import ReportError, read_report, suite_positions
 from holodeck_lsp.runner.report.shard_merge import merge_reports
-from holodeck_lsp.runner.report.test_report import suite_positions
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
 
 # How a case is found on the other side: by its name (the n-th case of that name, should

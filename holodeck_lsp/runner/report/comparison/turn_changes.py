@@ -32,6 +32,8 @@ from holodeck_lsp.runner.score.attempts import pass_hat, rule_passes
 from holodeck_lsp.runner.score.rollup import result_turns
 
 PROBLEM_LIMIT = 300  # characters of a failed turn's first problem
+# The per-turn models are built with `model_construct`, unvalidated: every value comes from
+# a validated report or is computed here, and a 1,000-case comparison builds 20,000 of them.
 
 
 def _mean_scores(turns: list[TurnResult]) -> dict[str, float]:
@@ -55,7 +57,7 @@ def turn_outcome(turns: list[TurnResult], share: float) -> TurnOutcome:
     """A turn over its attempts (one without --repeat), its verdict by the pass rule."""
     passed = sum(t.passed for t in turns)
     tokens = [t.token_usage.total_tokens for t in turns if t.token_usage is not None]
-    return TurnOutcome(
+    return TurnOutcome.model_construct(
         passed=rule_passes(passed, len(turns), share),
         attempts=len(turns),
         passed_attempts=passed,
@@ -95,7 +97,7 @@ def _verdict(outcome: TurnOutcome | CaseOutcomeOnSide | None) -> bool | None:
 def _metric_changes(base: dict[str, float], head: dict[str, float]) -> list[MetricChange]:
     names = [*base, *(name for name in head if name not in base)]
     return [
-        MetricChange(
+        MetricChange.model_construct(
             metric=name,
             base=base.get(name),
             head=head.get(name),
@@ -135,7 +137,7 @@ def turn_change(
             regression = change == "regressed"
         else:
             p_value, noise, regression = _noise(base, head, alpha)
-    return TurnChange(
+    return TurnChange.model_construct(
         turn=turn,
         change=change,
         regression=regression,
@@ -157,7 +159,7 @@ def turn_change(
 
 def _case_side(case: SideCase, k: int | None) -> CaseOutcomeOnSide:
     passed = sum(r.passed for r in case.attempts)
-    return CaseOutcomeOnSide(
+    return CaseOutcomeOnSide.model_construct(
         index=case.index,
         result=case.position,
         passed=case.result.passed,
@@ -187,7 +189,7 @@ def case_change(
     assert either is not None
     before_case = _case_side(base, k) if base is not None else None
     after_case = _case_side(head, k) if head is not None else None
-    return CaseChange(
+    return CaseChange.model_construct(
         case=either.label,
         change=_change(_verdict(before_case), _verdict(after_case)),
         regression=any(t.regression for t in turns),
