@@ -1,6 +1,7 @@
 """`run --baseline REPORT`: what changed since an earlier run, beside each case: after the
-summary on the terminal, in a column and in each case's section of the Markdown report;
-the run's own JSON report and exit code stay as they are without it."""
+summary on the terminal, in a column and in each case's section of the Markdown report,
+beside each case's name in the HTML report; the run's own JSON report and exit code stay
+as they are without it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from tests.runner.compared_runs import run_of, without_times
 from tests.runner.helpers import invoke, strip_timings
+from tests.runner.test_html_report import Page
 from tests.runner.test_compare import BASE_ANSWERS, BASE_CASES, HEAD_ANSWERS, HEAD_CASES
 
 
@@ -85,3 +87,21 @@ def test_a_baseline_that_cannot_be_read_stops_the_run_before_it_starts(head: Pat
         "error: cannot read none.json: it does not exist\n",
     )
     assert not Path("run.json").exists()
+
+
+def test_the_html_report_has_the_deltas_beside_each_case(head: Path) -> None:
+    code, _, err = _run(head, "--baseline", "base/report.json", "-o", "run.html")
+    assert code == 1, err
+    page = Page(Path("run.html").read_text(encoding="utf-8"))
+    # Only links within the page: to each regressed case.
+    assert [a["href"] for t, a in page.tags if "href" in a] == ["#case-2"]
+    classes = [a.get("class") or "" for t, a in page.tags if t == "span"]
+    deltas = [c for c in classes if c.startswith("delta")]
+    assert deltas == ["delta"] * 2 + ["delta reg"] + ["delta"] * 5
+    text = " ".join(page.text)
+    assert (
+        "Against the baseline base/report.json : turns: 1 regressed, 1 fixed, 1 still failing, "
+        "5 still passing, 3 new, 2 removed. Regressed: breaks . Not in this run: old name, gone."
+    ) in text
+    assert "regressed: turn 1: passed -> failed" in page.text
+    assert "turn 0: failed -> passed" in page.text

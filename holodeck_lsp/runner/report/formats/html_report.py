@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from holodeck_lsp.hygiene.clipping import clip
-from holodeck_lsp.models.comparison import Comparison
+from holodeck_lsp.models.comparison import CaseChange, Comparison
 from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import (
     MetricResult,
@@ -21,6 +21,8 @@ from holodeck_lsp.models.test_result import (
     ToolInvocation,
     TurnResult,
 )
+from holodeck_lsp.runner.report.comparison.change_groups import case_delta
+from holodeck_lsp.runner.report.comparison.comparison_text import counts_line
 from holodeck_lsp.runner.score.arg_matchers import brief
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
@@ -58,6 +60,8 @@ del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-
 .diff{display:grid;grid-template-columns:6em 1fr;gap:.2em .5em}
 .errs{color:var(--bad)}
 body:has(#only-failed:checked) .case.pass{display:none}
+.delta{margin-left:.6em;padding:0 .35em;border-radius:4px;background:#eaeef2;font-size:.9em}
+.delta.reg{background:#ffebe9;color:var(--bad);font-weight:700}
 """
 
 SCRIPT = """
@@ -242,7 +246,37 @@ def _exchange(passed: bool, heading: str, errors: list[str], message: str | None
     )
 
 
-def _case(r: TestResult, index: int) -> str:
+def _delta(change: CaseChange | None) -> str:
+    """What changed in the case since the baseline, beside its name; a regression in red."""
+    if change is None:
+        return ""
+    text = case_delta(change)
+    if change.regression:
+        return f'<span class="delta reg">regressed: {escape(text)}</span>'
+    return f'<span class="delta">{escape(text)}</span>'
+
+
+def _against(baseline: Comparison | None, rows: dict[int, CaseChange]) -> str:
+    """The baseline, the turns counted by change, links to the regressed cases, and the
+    cases this run no longer has."""
+    if baseline is None:
+        return ""
+    regressed = ", ".join(
+        f'<a href="#case-{index}">{escape(change.case)}</a>'
+        for index, change in rows.items()
+        if change.regression
+    )
+    gone = ", ".join(escape(c.case) for c in baseline.cases if c.head is None)
+    return (
+        f'<p class="meta">Against the baseline <code>{escape(", ".join(baseline.base.reports))}'
+        f"</code>: {escape(counts_line(baseline))}."
+        + (f' <b class="bad">Regressed:</b> {regressed}.' if regressed else "")
+        + (f" Not in this run: {gone}." if gone else "")
+        + "</p>"
+    )
+
+
+def _case(r: TestResult, index: int, change: CaseChange | None = None) -> str:
     state = "pass" if r.passed else "fail"
     name = escape(r.test_name or f"test_cases[{index}]")
     turns = r.turns or []
@@ -252,7 +286,7 @@ def _case(r: TestResult, index: int) -> str:
     return (
         f'<details class="case {state}" id="case-{index}"{opened}><summary>'
         f'{_verdict(r.passed)}{name}<span class="t">{count} · {r.execution_time_ms} ms</span>'
-        f"</summary>{body}</details>"
+        f"{_delta(change)}</summary>{body}</details>"
     )
 
 
@@ -271,6 +305,7 @@ def _averages(report: TestReport) -> str:
 
 
 def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
+    """The page; with a baseline, what changed since it beside each case."""
     s = report.summary
     title = f"Test report: {report.agent_name}"
     banner = ""
@@ -280,7 +315,8 @@ def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
             f'<p class="banner">The run stopped early ({escape(report.stop_reason or "")}); '
             f"did not run: {escape(not_run)}</p>"
         )
-    cases = "".join(_case(r, i) for i, r in enumerate(report.results))
+    rows = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
+    cases = "".join(_case(r, i, rows.get(i)) for i, r in enumerate(report.results))
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -290,7 +326,7 @@ def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
         f"{escape(report.timestamp)} · holodeck-lsp {escape(report.holodeck_version)}</p>"
         f'<p class="sum"><b class="ok">{s.passed} passed</b>, <b class="bad">{s.failed} failed</b>'
         f" of {s.total_tests} ({s.pass_rate:g}%) in {s.total_duration_ms / 1000:.2f} s</p>"
-        f"{banner}{_averages(report)}"
+        f"{banner}{_against(baseline, rows)}{_averages(report)}"
         '<p><label><input type="checkbox" id="only-failed"> Failed only</label> '
         '<span class="t" id="shown"></span></p></header>'
         f'<main id="cases">{cases}</main>'
