@@ -28,6 +28,7 @@ from holodeck_lsp.runner.execute.interrupts import Interrupts
 from holodeck_lsp.runner.execute.metric_preflight import MetricSetupError
 from holodeck_lsp.runner.execute.recording import ReplayFileError, load_replay
 from holodeck_lsp.runner.execute.suite_execution import Progress, SuiteRun, execute
+from holodeck_lsp.runner.report.comparison.run_baseline import BaselineMarks, ran_part
 from holodeck_lsp.runner.report.comparison.run_sides import RunSide, read_side, report_side
 from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.console import (
@@ -135,6 +136,7 @@ def _event_stream(
     cases: list[PlannedCase],
     secrets: Secrets,
     closing: contextlib.ExitStack,
+    marks: BaselineMarks | None,
 ) -> EventStream | None:
     if options.events is None:
         return None
@@ -143,7 +145,13 @@ def _event_stream(
     else:
         stream = closing.enter_context(open(options.events, "w", encoding="utf-8"))  # noqa: SIM115
     return EventStream(
-        stream, suite.agent, str(options.agent_file), cases, secrets, repeat=options.repeat
+        stream,
+        suite.agent,
+        str(options.agent_file),
+        cases,
+        secrets,
+        repeat=options.repeat,
+        baseline=marks,
     )
 
 
@@ -154,13 +162,14 @@ def _from_report(
     out: TextIO,
     secrets: Secrets,
     closing: contextlib.ExitStack,
+    marks: BaselineMarks | None,
 ) -> int:
     """`--from-report`: the report's results as events of this suite; nothing runs."""
     assert options.from_report is not None
     if options.events is None:
         raise UsageError("--from-report writes events: give --events FILE or -")
     report = read_report(options.from_report)
-    events = _event_stream(options, out, suite, cases, secrets, closing)
+    events = _event_stream(options, out, suite, cases, secrets, closing, marks)
     assert events is not None
     return emit_report(report, cases, events)
 
@@ -186,9 +195,10 @@ def _run(
             cases = focus(cases, options.case, options.up_to_turn)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        if options.from_report is not None:
-            return _from_report(options, suite, cases, out, secrets, closing)
         baseline = read_side(options.baseline) if options.baseline is not None else None
+        marks = BaselineMarks(baseline, planned) if baseline is not None else None
+        if options.from_report is not None:
+            return _from_report(options, suite, cases, out, secrets, closing, marks)
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         limit = turn_limit(suite, options.llm_timeout, env)
@@ -224,7 +234,7 @@ def _run(
         resolved = suite.agent.model_copy(update={"execution": suite.execution})
         for warning in unapplied_warnings(resolved):  # config.yaml's execution included
             err.write(f"warning: {warning}\n")
-    events = _event_stream(options, out, suite, cases, secrets, closing)
+    events = _event_stream(options, out, suite, cases, secrets, closing, marks)
     if options.events == "-":
         out = err  # stdout holds the events alone
     settings = CaseRunSettings(
@@ -271,7 +281,8 @@ def _run(
     )
     comparison = None
     if baseline is not None:
-        comparison = compare_runs(baseline, _this_run(report, options.outputs))
+        before = ran_part(baseline, planned, cases)
+        comparison = compare_runs(before, _this_run(report, options.outputs))
     problems = write_reports(report, options.outputs, secrets, comparison)
     if recorder is not None and recording is not None:
         try:

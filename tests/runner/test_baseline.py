@@ -12,8 +12,9 @@ import pytest
 
 from tests.runner.compared_runs import run_of, without_times
 from tests.runner.helpers import invoke, strip_timings
-from tests.runner.test_html_report import Page
 from tests.runner.test_compare import BASE_ANSWERS, BASE_CASES, HEAD_ANSWERS, HEAD_CASES
+from tests.runner.test_events import events_of
+from tests.runner.test_html_report import Page
 
 
 @pytest.fixture
@@ -105,3 +106,67 @@ def test_the_html_report_has_the_deltas_beside_each_case(head: Path) -> None:
     ) in text
     assert "regressed: turn 1: passed -> failed" in page.text
     assert "turn 0: failed -> passed" in page.text
+
+
+def test_events_tell_each_turn_and_case_against_the_baseline(head: Path) -> None:
+    code, out, err = _run(head, "--baseline", "base/report.json", "--events", "-")
+    assert code == 1, err
+    events = events_of(out)
+    turns = {(e["case"], e["turn"]): e["baseline"] for e in events if e["event"] == "turn_finished"}
+    assert turns[(2, 1)] == {
+        "change": "regressed",
+        "regression": True,
+        "before": "passed",
+        "text": "passed -> failed",
+    }
+    assert turns[(3, 0)] == {
+        "change": "fixed",
+        "regression": False,
+        "before": "failed",
+        "text": "failed -> passed",
+    }
+    assert turns[(5, 1)]["change"] == "new" and turns[(5, 1)]["before"] is None
+    cases = [(e["label"], e["baseline"]["change"]) for e in events if e["event"] == "case_finished"]
+    assert sorted(cases) == [
+        ("added", "new"),
+        ("breaks", "regressed"),
+        ("grows", "still_passing"),
+        ("mends", "fixed"),
+        ("new name", "new"),
+        ("steady", "still_passing"),
+        ("stuck", "still_failing"),
+        ("test_cases[0]", "still_passing"),
+    ]
+
+
+def test_a_case_run_alone_is_compared_with_its_baseline_alone(head: Path) -> None:
+    """The cases "Run case" leaves out did not go away, nor did the turns after
+    --up-to-turn: only the cases the suite no longer has are removed."""
+    code, out, _ = _run(head, "--baseline", "base/report.json", "--case", "2")
+    assert code == 1
+    assert out.splitlines()[1:] == [
+        "against base/report.json: turns: 1 regressed, 0 fixed, 0 still failing, "
+        "1 still passing, 0 new, 2 removed",
+        "  REGRESSED  breaks: turn 1: passed -> failed",
+        "  old name: removed",
+        "  gone: removed",
+    ]
+    code, out, _ = _run(head, "--baseline", "base/report.json", "--case", "2", "--up-to-turn", "0")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "against base/report.json: turns: 0 regressed, 0 fixed, 0 still failing, "
+        "1 still passing, 0 new, 2 removed"
+    )
+
+
+def test_a_report_shown_from_ci_is_told_against_the_baseline(head: Path) -> None:
+    """`run --from-report` (the editor's "show a CI report") marks regressions too."""
+    args = ("--from-report", "head/report.json", "--baseline", "base/report.json")
+    code, out, _ = _run(head, *args, "--events", "-")
+    assert code == 1
+    regressed = [
+        (e["case"], e["turn"])
+        for e in events_of(out)
+        if e["event"] == "turn_finished" and e["baseline"]["regression"]
+    ]
+    assert regressed == [(2, 1)]

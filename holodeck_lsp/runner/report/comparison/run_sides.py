@@ -37,6 +37,19 @@ class RunSide:
     cases: list[SideCase]
 
 
+def case_keys(names: list[str | None], indexes: list[int]) -> list[CaseKey]:
+    """How each case of a suite (in suite order) is found on the other side."""
+    seen: dict[str, int] = {}
+    keys: list[CaseKey] = []
+    for name, index in zip(names, indexes, strict=True):
+        if name is None:
+            keys.append(("index", index, 0))
+        else:
+            keys.append(("name", name, seen.get(name, 0)))
+            seen[name] = seen.get(name, 0) + 1
+    return keys
+
+
 def _report_files(folder: Path) -> list[Path]:
     try:
         found = sorted(p for p in folder.iterdir() if p.suffix.lower() == REPORT_SUFFIX)
@@ -54,20 +67,14 @@ def _cases(report: TestReport, where: str) -> list[SideCase]:
         raise ReportError(f"{where}: {exc}") from None
     if report.repeats and len(report.repeats) != len(report.results):
         raise ReportError(f"{where}: repeats do not match the results")
-    seen: dict[str, int] = {}
+    names = [result.test_name for result in report.results]
     cases = []
-    for position, (index, result) in enumerate(zip(indexes, report.results, strict=True)):
-        name = result.test_name
-        key: CaseKey
-        if name is None:
-            key = ("index", index, 0)
-        else:
-            key = ("name", name, seen.get(name, 0))
-            seen[name] = key[2] + 1
+    for position, (index, result, key) in enumerate(
+        zip(indexes, report.results, case_keys(names, indexes), strict=True)
+    ):
         attempts = report.repeats[position].results if report.repeats else []
-        cases.append(
-            SideCase(key, case_label(name, index), index, position, result, attempts or [result])
-        )
+        label = case_label(result.test_name, index)
+        cases.append(SideCase(key, label, index, position, result, attempts or [result]))
     return cases
 
 

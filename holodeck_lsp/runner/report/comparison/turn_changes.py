@@ -68,7 +68,8 @@ def turn_outcome(turns: list[TurnResult], share: float) -> TurnOutcome:
     )
 
 
-def _turn_outcomes(case: SideCase, share: float) -> dict[int, TurnOutcome]:
+def side_turns(case: SideCase, share: float) -> dict[int, TurnOutcome]:
+    """Each turn of a side's case over its attempts, by index."""
     by_index: dict[int, list[TurnResult]] = {}
     for attempt in case.attempts:
         for turn in result_turns(attempt):
@@ -76,7 +77,8 @@ def _turn_outcomes(case: SideCase, share: float) -> dict[int, TurnOutcome]:
     return {index: turn_outcome(turns, share) for index, turns in sorted(by_index.items())}
 
 
-def _change(base: bool | None, head: bool | None) -> Change:
+def verdict_change(base: bool | None, head: bool | None) -> Change:
+    """The change of a verdict (None: not on that side)."""
     if base is None:
         return "new"
     if head is None:
@@ -128,7 +130,7 @@ def turn_change(
     turn: int, base: TurnOutcome | None, head: TurnOutcome | None, alpha: float = DEFAULT_ALPHA
 ) -> TurnChange:
     """One turn as BASE and HEAD ran it."""
-    change = _change(_verdict(base), _verdict(head))
+    change = verdict_change(_verdict(base), _verdict(head))
     p_value: float | None = None
     noise: Noise | None = None
     regression = False
@@ -177,8 +179,8 @@ def case_change(
     alpha: float = DEFAULT_ALPHA,
 ) -> CaseChange:
     """A test case as BASE and HEAD ran it, turn by turn."""
-    before = _turn_outcomes(base, base_share) if base is not None else {}
-    after = _turn_outcomes(head, head_share) if head is not None else {}
+    before = side_turns(base, base_share) if base is not None else {}
+    after = side_turns(head, head_share) if head is not None else {}
     indexes = sorted(before.keys() | after.keys())
     turns = [turn_change(i, before.get(i), after.get(i), alpha) for i in indexes]
     k = None
@@ -191,7 +193,7 @@ def case_change(
     after_case = _case_side(head, k) if head is not None else None
     return CaseChange.model_construct(
         case=either.label,
-        change=_change(_verdict(before_case), _verdict(after_case)),
+        change=verdict_change(_verdict(before_case), _verdict(after_case)),
         regression=any(t.regression for t in turns),
         base=before_case,
         head=after_case,
