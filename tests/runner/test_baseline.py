@@ -6,10 +6,13 @@ as they are without it."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.conftest import REPO
 from tests.runner.compared_runs import run_of, without_times
 from tests.runner.helpers import invoke, strip_timings
 from tests.runner.test_compare import BASE_ANSWERS, BASE_CASES, HEAD_ANSWERS, HEAD_CASES
@@ -170,3 +173,33 @@ def test_a_report_shown_from_ci_is_told_against_the_baseline(head: Path) -> None
         if e["event"] == "turn_finished" and e["baseline"]["regression"]
     ]
     assert regressed == [(2, 1)]
+
+
+def _timeless(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return strip_timings(
+        [{k: v for k, v in e.items() if k not in ("time", "duration_ms")} for e in events]
+    )
+
+
+def test_the_extensions_fixture_of_a_regressed_turn_is_what_run_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """vscode-extension/test/fixtures/events/regressed-turn.jsonl: "Run turn" of the example
+    with turn 1 broken, against the report of the example as it is."""
+    for side in ("main", "pr"):
+        shutil.copytree(REPO / "examples" / "convfinqa", tmp_path / side)
+    monkeypatch.chdir(tmp_path / "main")
+    assert (
+        invoke("run", "agent.yaml", "--replay", "replay.jsonl", "-q", "-o", "../main.json")[0] == 0
+    )
+    monkeypatch.chdir(tmp_path / "pr")
+    agent = Path("agent.yaml")
+    text = agent.read_text().replace('ground_truth: "181001"', 'ground_truth: "190000"', 1)
+    agent.write_text(text.replace('year: {regex: "2020"}', 'year: {regex: "2021"}', 1))
+    code, out, _ = invoke(
+        "run", agent, "--case", "0", "--up-to-turn", "1", "--replay", "replay.jsonl", "-q",
+        "--baseline", "../main.json", "--events", "-",
+    )  # fmt: skip
+    assert code == 1
+    fixture = REPO / "vscode-extension" / "test" / "fixtures" / "events" / "regressed-turn.jsonl"
+    assert _timeless(events_of(out)) == _timeless(events_of(fixture.read_text()))
