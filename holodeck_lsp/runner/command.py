@@ -174,7 +174,9 @@ def _run(
 ) -> int:
     try:
         shard = _check_options(options)
-        suite = load_suite(options.agent_file, env, options.user_config)
+        # A replay calls no service: a key it would have sent may be unset.
+        secrets_needed = options.replay is None
+        suite = load_suite(options.agent_file, env, options.user_config, secrets_needed)
         secrets.add_all(config_secrets(suite.agent))
         yaml_parallel = suite.execution.parallel_test_cases
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
