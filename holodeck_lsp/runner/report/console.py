@@ -31,6 +31,8 @@ def print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> Non
         err.write("  its stderr ended with:\n")
         for text in failure.stderr_tail.splitlines():
             err.write(f"    {text}\n")
+    for note in failure.notes:
+        err.write(f"  {note}\n")
 
 
 def summary_line(report: TestReport) -> str:

@@ -49,11 +49,18 @@ class ToolContext:
 class ToolStartError(Exception):
     """A tool could not be started in preflight: the run stops (exit 2) before any call."""
 
-    def __init__(self, tool: str, message: str, stderr_tail: str | None = None) -> None:
+    def __init__(
+        self,
+        tool: str,
+        message: str,
+        stderr_tail: str | None = None,
+        notes: list[str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.tool = tool  # the YAML tool's `name`
         self.message = message
         self.stderr_tail = stderr_tail  # the last lines a server wrote to stderr, if any
+        self.notes = notes or []  # lines after the tail: what the server had, how to fix it
 
 
 class ToolCallError(Exception):
