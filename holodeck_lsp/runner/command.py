@@ -37,6 +37,7 @@ from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
 from holodeck_lsp.runner.report.formats import renderer_for, write_reports
 from holodeck_lsp.runner.report.from_report import ReportError, emit_report, read_report
 from holodeck_lsp.runner.report.progress import make_progress
+from holodeck_lsp.runner.report.run_counts import planned_counts
 from holodeck_lsp.runner.report.shard_merge import MergeError, merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
@@ -238,7 +239,7 @@ def _run(
     context = ToolContext(
         suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
     )
-    progress: Progress = make_progress(options.quiet, err)
+    progress: Progress = make_progress(options.quiet, planned_counts(cases, options.repeat), err)
     if events is not None:
         progress = WithEvents(progress, events)
     run = SuiteRun(backend, expand(cases, options.repeat), settings, tools, context, progress)

@@ -36,7 +36,7 @@ def test_the_example_replays_offline_and_passes(
     )
     assert code == 0, err
     summary, judged = out.splitlines()
-    assert summary.startswith("3 test case(s) run: 3 passed, 0 failed (100%)")
+    assert summary.startswith("3 test case(s) run (10 turn(s)): 3 passed, 0 failed (100%)")
     # The geval metric's judge answered from the recording too.
     assert judged == "judge: 10 call(s), 2,754 token(s) (2,414 prompt, 340 completion)"
     data = json.loads(report.read_text())
@@ -85,7 +85,7 @@ def test_a_replay_needs_no_key_the_agent_names(
         "run", agent, "--replay", agent.parent / "replay.jsonl", "--no-user-config", "--quiet"
     )
     assert (code, err) == (0, "")
-    assert out.startswith("3 test case(s) run: 3 passed, 0 failed (100%)")
+    assert out.startswith("3 test case(s) run (10 turn(s)): 3 passed, 0 failed (100%)")
 
 
 def test_without_replay_the_unset_key_stops_the_run_shown_as_written(

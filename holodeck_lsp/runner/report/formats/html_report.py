@@ -20,6 +20,7 @@ from holodeck_lsp.models.test_result import (
     ToolInvocation,
     TurnResult,
 )
+from holodeck_lsp.runner.report.test_report import made_by
 from holodeck_lsp.runner.score.arg_matchers import brief
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
@@ -286,7 +287,7 @@ def render_html(report: TestReport) -> str:
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<header><h1>{escape(title)}</h1>"
         f'<p class="meta"><code>{escape(report.agent_config_path)}</code> · '
-        f"{escape(report.timestamp)} · holodeck-lsp {escape(report.holodeck_version)}</p>"
+        f"{escape(report.timestamp)} · {escape(made_by(report))}</p>"
         f'<p class="sum"><b class="ok">{s.passed} passed</b>, <b class="bad">{s.failed} failed</b>'
         f" of {s.total_tests} ({s.pass_rate:g}%) in {s.total_duration_ms / 1000:.2f} s</p>"
         f"{banner}{_averages(report)}"
