@@ -237,7 +237,11 @@ def _run(
         on_turn=events.turn_finished if events is not None else None,
     )
     context = ToolContext(
-        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+        suite.folder,
+        env,
+        isolate_mcp=options.isolate_mcp,
+        reingest=options.reingest,
+        database_origins=suite.database_origins,
     )
     progress: Progress = make_progress(options.quiet, planned_counts(cases, options.repeat), err)
     if events is not None:

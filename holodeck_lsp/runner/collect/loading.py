@@ -64,6 +64,9 @@ class LoadedSuite:
     # The agent's `execution:` over the config files' (project, then user), as HoloDeck
     # resolves it; the command line and the environment come on top (see `command.py`).
     execution: ExecutionConfig = field(default_factory=ExecutionConfig)
+    # Tool name -> where its `database:` came from, when a config file's vector store
+    # replaced the name the agent wrote ("the database is vector store 'kb' of config.yaml").
+    database_origins: dict[str, str] = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -175,7 +178,13 @@ def load_suite(
         raise ConfigError(lines, shown_files)
     graders = import_graders(result.agent, path)
     execution = _execution(result.agent, result.config_execution)
-    return LoadedSuite(path, result.agent, graders, execution)
+    tools = result.agent.tools or []
+    origins = {
+        tools[o.at[1]].name: o.note
+        for o in result.config_origins
+        if o.at[:1] == ("tools",) and isinstance(o.at[1], int) and o.at[1] < len(tools)
+    }
+    return LoadedSuite(path, result.agent, graders, execution, origins)
 
 
 def _execution(agent: Agent, from_configs: dict[str, Any]) -> ExecutionConfig:

@@ -44,6 +44,8 @@ class ToolContext:
     isolate_mcp: bool = False  # MCP servers per test case instead of shared by the run
     reingest: bool = False
     cache_dir: Path | None = None
+    # Tool name -> where its database came from, when not from the agent file itself.
+    database_origins: Mapping[str, str] = field(default_factory=dict)
 
 
 class ToolStartError(Exception):
