@@ -141,7 +141,8 @@ def _reliability(report: TestReport) -> str:
     k = str(max(r.attempts for r in report.repeats))
     rows = []
     for index, repeat in enumerate(report.repeats):
-        flaky = ", ".join(f"turn {t}" for t in _flaky_turns(repeat)) or "-"
+        turns = ", ".join(f"turn {t}" for t in _flaky_turns(repeat))
+        flaky = f'<span class="flaky">{turns}</span>' if turns else "-"
         rows.append(
             f'<tr><td><a href="#case-{index}">{escape(repeat.test_name or f"test_cases[{index}]")}'
             f'</a></td><td class="n">{repeat.passed_attempts}/{repeat.attempts}</td>'
