@@ -55,6 +55,16 @@ def repeated(tmp_path: Path, *args: str) -> tuple[int, str, dict, Path, Path]:  
     return code, stdout, json.loads(out.read_text()), xml, md
 
 
+def replay_repeated(tmp_path: Path, recording: Path) -> tuple[int, str, str, dict]:  # type: ignore[type-arg]
+    """`run --replay RECORDING --repeat 3` of the suite: exit code, stdout, stderr, report."""
+    out = tmp_path / "replayed.json"
+    code, stdout, err = invoke(
+        "run", tmp_path / "agent.yaml", "-q", "--agent", "flaky:factory", "--replay",
+        recording, "--repeat", "3", "-o", out,
+    )  # fmt: skip
+    return code, stdout, err, json.loads(out.read_text())
+
+
 def test_repeat_reports_pass_hat_k_pass_at_k_turn_rates_and_spread(tmp_path: Path) -> None:
     code, stdout, report, _, md = repeated(tmp_path)
     assert code == 1
@@ -116,12 +126,7 @@ def test_the_pass_rule_decides_the_verdict_and_junit_marks_the_flaky_case(tmp_pa
 def test_a_recorded_repeat_replays_attempt_for_attempt(tmp_path: Path) -> None:
     recording = tmp_path / "recording.jsonl"
     _, _, live, _, _ = repeated(tmp_path, "--record", str(recording))
-    replayed_report = tmp_path / "replayed.json"
-    code, stdout, _ = invoke(
-        "run", tmp_path / "agent.yaml", "-q", "--agent", "flaky:factory", "--replay",
-        recording, "--repeat", "3", "-o", replayed_report,
-    )  # fmt: skip
-    replayed = json.loads(replayed_report.read_text())
+    code, stdout, _, replayed = replay_repeated(tmp_path, recording)
     assert code == 1
     assert stdout.splitlines()[1] == (
         "repeat 3: 3 of 5 test case(s) passed every attempt, 4 at least once; 1 flaky: case 2"
@@ -165,12 +170,7 @@ def test_every_line_and_report_names_test_cases_attempts_and_turns(tmp_path: Pat
 def test_a_repeated_run_that_stops_counts_test_cases_and_attempts_alike(tmp_path: Path) -> None:
     recording = tmp_path / "recording.jsonl"
     repeated(tmp_path, "--record", str(recording), "-k", "case 0", "-k", "case 1")
-    out = tmp_path / "replayed.json"
-    code, stdout, err = invoke(
-        "run", tmp_path / "agent.yaml", "-q", "--agent", "flaky:factory", "--replay",
-        recording, "--repeat", "3", "-o", out,
-    )  # fmt: skip
-    report = json.loads(out.read_text())
+    code, stdout, err, report = replay_repeated(tmp_path, recording)
     assert code == 3
     # Case 2's first attempt was not recorded: the run stops there; cases 2-4 did not run.
     assert report["not_run"] == ["case 2", "case 3", "case 4"]

@@ -242,6 +242,9 @@ def test_record_then_replay_needs_no_embeddings_service(tmp_path: Path) -> None:
     assert strip_timings(replayed["results"]) == strip_timings(recorded["results"])
 
 
+CHROMA_DOWN = "Could not connect to a Chroma server. Are you sure it is running?"
+
+
 @pytest.mark.parametrize(
     ("database", "message"),
     [
@@ -254,8 +257,20 @@ def test_record_then_replay_needs_no_embeddings_service(tmp_path: Path) -> None:
             "postgres: OperationalError",
         ),
         ("unreachable", "postgres: OperationalError"),  # named in config.yaml
+        # A server is named by host and port (the connection string is a secret, masked
+        # whole), with where the database was configured.
+        (
+            "{provider: chromadb, connection_string: 'http://127.0.0.1:9'}",
+            f"chromadb at 127.0.0.1:9: ValueError: {CHROMA_DOWN}; "
+            "the database is set in the agent file\n",
+        ),
+        (
+            "shared_chroma",
+            f"chromadb at 127.0.0.1:9: ValueError: {CHROMA_DOWN}; "
+            "the database is vector store 'shared_chroma' of config.yaml\n",
+        ),
     ],
-    ids=["pinecone", "postgres-inline", "postgres-by-name"],
+    ids=["pinecone", "postgres-inline", "postgres-by-name", "chroma-inline", "chroma-by-name"],
 )
 def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
     database: str, message: str, tmp_path: Path
@@ -266,6 +281,8 @@ def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
         config = (
             "vectorstores:\n  unreachable:\n    provider: postgres\n"
             "    connection_string: postgresql://x@127.0.0.1:9/db\n"
+            "  shared_chroma:\n    provider: chromadb\n"
+            "    connection_string: http://reader:s3cret-pass@127.0.0.1:9\n"
         )
         files = {
             "agent.yaml": agent_yaml(server.url, tools, cases),
@@ -278,49 +295,6 @@ def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
         assert err.startswith(f"{agent}:6: error: tool 'kb' did not start: ")
         assert message in err
         assert not [b for b in server.bodies() if "messages" in b]  # no model call
-
-
-CHROMA_DOWN = "Could not connect to a Chroma server. Are you sure it is running?"
-
-
-# The URL is a `connection_string`, a secret field the run masks whole: the error names
-# the server by host and port (never its user or password).
-
-@pytest.mark.parametrize(
-    ("database", "where"),
-    [
-        (
-            "{provider: chromadb, connection_string: 'http://127.0.0.1:9'}",
-            "chromadb at 127.0.0.1:9: ValueError: "
-            f"{CHROMA_DOWN}; the database is set in the agent file",
-        ),
-        (
-            "shared_chroma",
-            "chromadb at 127.0.0.1:9: ValueError: "
-            f"{CHROMA_DOWN}; the database is vector store 'shared_chroma' of config.yaml",
-        ),
-    ],
-    ids=["in-the-agent", "from-config-yaml"],
-)
-def test_an_unreachable_chroma_server_is_named_with_where_it_was_configured(
-    database: str, where: str, tmp_path: Path
-) -> None:
-    config = (
-        "vectorstores:\n  shared_chroma:\n    provider: chromadb\n"
-        "    connection_string: http://reader:s3cret-pass@127.0.0.1:9\n"
-    )
-    with FakeModelServer(agent_script) as server:
-        tools = KB + f"    database: {database}\n"
-        cases = f"  - input: {QUESTION}\n"
-        files = {
-            "agent.yaml": agent_yaml(server.url, tools, cases),
-            "config.yaml": config,
-            **documents(),
-        }
-        agent = write(tmp_path, files)
-        code, report, err = run_suite(agent)
-    assert (code, report) == (2, {})
-    assert err == f"{agent}:6: error: tool 'kb' did not start: {where}\n"
 
 
 def test_a_missing_extra_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
