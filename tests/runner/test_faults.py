@@ -337,8 +337,8 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(
     with FakeModelServer(script) as server:
         path = suite(tmp_path, server.url)
         out, record = tmp_path / "report.json", tmp_path / "recording.jsonl"
-        md, xml = tmp_path / "report.md", tmp_path / "report.xml"
-        process = cli("run", path, "-o", out, "-o", md, "-o", xml, "--record", record)
+        md, xml, html = (tmp_path / f"report.{ext}" for ext in ("md", "xml", "html"))
+        process = cli("run", path, "-o", out, "-o", md, "-o", xml, "-o", html, "--record", record)
         server.wait_for_requests(11)  # cases 0-2 done, case 3's turn 0 done, turn 1 hangs
         process.send_signal(signal_number)
         stdout, err = process.communicate(timeout=10)
@@ -364,6 +364,10 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(
     assert (
         f"**The run stopped early** (`interrupted by {name}`): 3 of 5 test case(s) kept, "
         "2 did not run. Not run: `case 3`, `case 4`.\n" in md.read_text()
+    )
+    assert (
+        f'<p class="banner">The run stopped early (interrupted by {name}): 3 of 5 test case(s) '
+        "kept, 2 did not run. Not run: case 3, case 4.</p>" in html.read_text()
     )
     suites = {s.name: s for s in JUnitXml.fromfile(str(xml))}
     assert [(s.tests, s.skipped) for s in map(suites.get, CASES)] == [

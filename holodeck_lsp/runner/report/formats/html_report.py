@@ -34,6 +34,7 @@ from holodeck_lsp.runner.report.formats.html_summary import (
     glance,
     score_text,
 )
+from holodeck_lsp.runner.report.run_counts import report_counts
 from holodeck_lsp.runner.report.test_report import made_by
 from holodeck_lsp.runner.score.arg_matchers import brief
 
@@ -256,10 +257,10 @@ def render_html(report: TestReport) -> str:
     title = f"Test report: {report.agent_name}"
     banner = ""
     if report.interrupted:
-        not_run = ", ".join(report.not_run) or "none"
+        not_run = f" Not run: {', '.join(report.not_run)}." if report.not_run else ""
         banner = (
-            f'<p class="banner">The run stopped early ({escape(report.stop_reason or "")}); '
-            f"did not run: {escape(not_run)}</p>"
+            f'<p class="banner">The run stopped early ({escape(report.stop_reason or "")}): '
+            f"{escape(report_counts(report).kept())}.{escape(not_run)}</p>"
         )
     repeats = report.repeats
     failed = [i for i, r in enumerate(report.results) if not r.passed]
