@@ -17,6 +17,10 @@ from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
 
+# The HoloDeck whose `holodeck test` a run reproduces: its report's `holodeck_version`
+# names HoloDeck's version (a field HoloDeck requires), ours is in the environment.
+HOLODECK_VERSION = "0.7.1"
+OUR_VERSION = "holodeck_lsp_version"
 # Where each result sits in the suite file, so shard reports merge back in suite order.
 CASE_INDEXES = "case_indexes"
 SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
@@ -38,7 +42,7 @@ def build_report(
 ) -> TestReport:
     results = [o.result for o in outcomes]
     env = {
-        "runner": f"holodeck-lsp {__version__}",
+        OUR_VERSION: __version__,
         "python": platform.python_version(),
         **environment,
         CASE_INDEXES: ",".join(str(o.case.index) for o in outcomes),
@@ -49,10 +53,17 @@ def build_report(
         results=results,
         summary=summarize(results, duration_ms),
         timestamp=now_iso(),
-        holodeck_version=__version__,
+        holodeck_version=HOLODECK_VERSION,
         environment=env,
     )
 
+
+
+def made_by(report: TestReport) -> str:
+    """Who made the report: `holodeck-lsp 0.5.0 (HoloDeck 0.7.1)`, or HoloDeck alone."""
+    ours = report.environment.get(OUR_VERSION)
+    holodeck = f"HoloDeck {report.holodeck_version}"
+    return f"holodeck-lsp {ours} ({holodeck})" if ours else holodeck
 
 
 def run_environment(
