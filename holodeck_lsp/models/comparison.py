@@ -118,7 +118,9 @@ class RunSummary(_Compared):
 
     reports: list[str] = Field(..., description="The report file(s), merged when several.")
     agent_name: str = Field(..., description="The agent tested.")
-    runner: str = Field(..., description="What ran it: holodeck-lsp VERSION or holodeck VERSION.")
+    runner: str = Field(
+        ..., description="What ran it: `holodeck-lsp 0.1.0 (HoloDeck 0.7.1)`, `HoloDeck 0.7.1`."
+    )
     timestamp: str = Field(..., description="When the report was made.")
     total_tests: int = Field(..., ge=0, description="Test cases in the report.")
     passed: int = Field(..., ge=0, description="Test cases passed.")

@@ -43,6 +43,7 @@ from holodeck_lsp.runner.report.formats import render_json, renderer_for, write_
 from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
+from holodeck_lsp.runner.report.run_counts import planned_counts
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
@@ -185,7 +186,9 @@ def _run(
 ) -> int:
     try:
         shard = _check_options(options)
-        suite = load_suite(options.agent_file, env, options.user_config)
+        # A replay calls no service: a key it would have sent may be unset.
+        secrets_needed = options.replay is None
+        suite = load_suite(options.agent_file, env, options.user_config, secrets_needed)
         secrets.add_all(config_secrets(suite.agent))
         yaml_parallel = suite.execution.parallel_test_cases
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
@@ -247,9 +250,13 @@ def _run(
         on_turn=events.turn_finished if events is not None else None,
     )
     context = ToolContext(
-        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+        suite.folder,
+        env,
+        isolate_mcp=options.isolate_mcp,
+        reingest=options.reingest,
+        database_origins=suite.database_origins,
     )
-    progress: Progress = make_progress(options.quiet, err)
+    progress: Progress = make_progress(options.quiet, planned_counts(cases, options.repeat), err)
     if events is not None:
         progress = WithEvents(progress, events)
     run = SuiteRun(backend, expand(cases, options.repeat), settings, tools, context, progress)

@@ -66,8 +66,8 @@ BASE_ANSWERS = {**RIGHT, "mends": "wrong", "stuck": "wrong"}
 HEAD_ANSWERS = {**RIGHT, "breaks 2": "wrong", "mends": "a", "stuck": "still wrong"}
 
 EXPECTED_TEXT = """\
-BASE base/report.json: holodeck-lsp 0.1.0, 6/8 test case(s) passed, TIME
-HEAD head/report.json: holodeck-lsp 0.1.0, 6/8 test case(s) passed, TIME
+BASE base/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 6/8 test case(s) passed, TIME
+HEAD head/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 6/8 test case(s) passed, TIME
 turns: 1 regressed, 1 fixed, 1 still failing, 5 still passing, 3 new, 2 removed
 
 Regressions (1):
@@ -166,8 +166,8 @@ def test_holodecks_own_report_is_a_base(tmp_path: Path, monkeypatch: pytest.Monk
     code, out, err = compare(HOLODECK / "holodeck-report.json", "pr/report.json")
     assert (code, err) == (0, "")
     assert without_times(out).replace(str(HOLODECK), "HOLODECK") == (
-        "BASE HOLODECK/holodeck-report.json: holodeck 0.7.1, 1/2 test case(s) passed, TIME\n"
-        "HEAD pr/report.json: holodeck-lsp 0.1.0, 2/2 test case(s) passed, TIME\n"
+        "BASE HOLODECK/holodeck-report.json: HoloDeck 0.7.1, 1/2 test case(s) passed, TIME\n"
+        "HEAD pr/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 2/2 test case(s) passed, TIME\n"
         "turns: 0 regressed, 1 fixed, 0 still failing, 2 still passing, 0 new, 0 removed\n"
         "\n"
         "Fixed (1):\n"
@@ -195,10 +195,10 @@ def test_shards_merge_on_either_side(runs: tuple[Path, Path], tmp_path: Path) ->
         assert _matched(out) == _matched(whole)
     _, out, _ = compare(Path("base/shards"), Path("head/shards"))
     assert without_times(out).splitlines()[:2] == [
-        "BASE base/shards/1.json, base/shards/2.json: holodeck-lsp 0.1.0, 6/8 test case(s) "
-        "passed, TIME",
-        "HEAD head/shards/1.json, head/shards/2.json: holodeck-lsp 0.1.0, 6/8 test case(s) "
-        "passed, TIME",
+        "BASE base/shards/1.json, base/shards/2.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), "
+        "6/8 test case(s) passed, TIME",
+        "HEAD head/shards/1.json, head/shards/2.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), "
+        "6/8 test case(s) passed, TIME",
     ]
 
 

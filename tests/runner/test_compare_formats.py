@@ -27,7 +27,7 @@ EXPECTED_MARKDOWN = """\
 | | BASE | HEAD | change |
 |---|---|---|---|
 | report | `base/report.json` | `head/report.json` | |
-| runner | `holodeck-lsp 0.1.0` | `holodeck-lsp 0.1.0` | |
+| runner | `holodeck-lsp 0.1.0 (HoloDeck 0.7.1)` | `holodeck-lsp 0.1.0 (HoloDeck 0.7.1)` | |
 | test cases passed | 6/8 | 6/8 | +0 |
 | duration | N s | N s | N s |
 | tokens | 120 | 132 | +12 |

@@ -36,10 +36,10 @@ def test_ten_of_ten_to_nine_of_ten_is_within_noise(always: Path) -> None:
     code, out, err = compare(always, head)
     assert (code, err) == (0, "")
     assert without_times(out) == (
-        "BASE base/report.json: holodeck-lsp 0.1.0, 1/1 test case(s) passed, 10 attempts "
-        "each (pass rule all), TIME\n"
-        "HEAD head/report.json: holodeck-lsp 0.1.0, 0/1 test case(s) passed, 10 attempts "
-        "each (pass rule all), TIME\n"
+        "BASE base/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 1/1 test case(s) passed, "
+        "10 attempts each (pass rule all), TIME\n"
+        "HEAD head/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 0/1 test case(s) passed, "
+        "10 attempts each (pass rule all), TIME\n"
         "turns: 1 regressed, 0 fixed, 0 still failing, 1 still passing, 0 new, 0 removed\n"
         "\n"
         "Worse within noise, or too few attempts to tell (1):\n"

@@ -22,6 +22,14 @@ MAX_REPORT_BYTES = 200_000_000
 # Where each result sits in the suite file, so shard reports merge back in suite order.
 CASE_INDEXES = "case_indexes"
 SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
+OUR_VERSION = "holodeck_lsp_version"  # a report of ours: our version (`holodeck test`'s: none)
+
+
+def made_by(report: TestReport) -> str:
+    """Who made the report: `holodeck-lsp 0.5.0 (HoloDeck 0.7.1)`, or HoloDeck alone."""
+    ours = report.environment.get(OUR_VERSION)
+    holodeck = f"HoloDeck {report.holodeck_version}"
+    return f"holodeck-lsp {ours} ({holodeck})" if ours else holodeck
 
 
 def suite_positions(report: TestReport) -> list[int]:

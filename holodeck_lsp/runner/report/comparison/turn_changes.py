@@ -28,6 +28,7 @@ from holodeck_lsp.run_defaults import DEFAULT_ALPHA
 from holodeck_lsp.runner.report.comparison.fisher_exact import can_tell, fisher_exact
 from holodeck_lsp.runner.report.comparison.run_sides import RunSide, SideCase
 from holodeck_lsp.runner.report.failure_reasons import turn_problems
+from holodeck_lsp.runner.report.report_reading import made_by
 from holodeck_lsp.runner.score.attempts import pass_hat, rule_passes
 from holodeck_lsp.runner.score.rollup import result_turns
 
@@ -222,7 +223,7 @@ def run_summary(side: RunSide) -> RunSummary:
     return RunSummary(
         reports=[str(p) for p in side.paths],
         agent_name=report.agent_name,
-        runner=report.environment.get("runner", f"holodeck {report.holodeck_version}"),
+        runner=made_by(report),
         timestamp=report.timestamp,
         total_tests=s.total_tests,
         passed=s.passed,

@@ -23,6 +23,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
 )
 from holodeck_lsp.runner.report.comparison.comparison_text import counts_line, signed
 from holodeck_lsp.runner.report.failure_reasons import metric_failure
+from holodeck_lsp.runner.report.run_counts import report_counts
 
 _CELL_LIMIT = 80
 
@@ -162,7 +163,8 @@ def _repeats_table(repeats: list[RepeatedCase]) -> list[str]:
 def _interruption(report: TestReport) -> list[str]:
     if not report.interrupted:
         return []
-    line = f"**The run stopped early** ({_code(report.stop_reason or 'interrupted')})."
+    line = f"**The run stopped early** ({_code(report.stop_reason or 'interrupted')}): "
+    line += report_counts(report).kept() + "."
     if report.not_run:
         line += f" Not run: {', '.join(_code(label) for label in report.not_run)}."
     return [line, ""]
@@ -176,7 +178,8 @@ def render_markdown(report: TestReport, baseline: Comparison | None = None) -> s
     lines = [
         f"# Test report: {_code(report.agent_name)}",
         "",
-        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%) in "
+        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%; "
+        f"{report_counts(report).units()}) in "
         f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; "
         f"{_code(report.agent_config_path)}",
         "",
