@@ -206,3 +206,29 @@ def _matched(comparison_json: str) -> list[tuple[str, str, list[tuple[int, str]]
     """Each case's change and its turns' changes."""
     cases = json.loads(comparison_json)["cases"]
     return [(c["case"], c["change"], [(t["turn"], t["change"]) for t in c["turns"]]) for c in cases]
+
+
+def test_a_case_an_interrupted_run_did_not_reach_is_not_removed(
+    runs: tuple[Path, Path],
+) -> None:
+    """HEAD stopped early before "gone" and "steady": they are not run, not removed (its
+    line says how many did not run)."""
+    base, _ = runs
+    data = json.loads(base.read_text())
+    kept = [r for r in data["results"] if r["test_name"] not in ("gone", "steady")]
+    data.update(results=kept, interrupted=True, stop_reason="Ctrl-C", not_run=["gone", "steady"])
+    data["summary"].update(total_tests=len(kept), passed=4, failed=2)
+    indexes = data["environment"]["case_indexes"].split(",")
+    data["environment"]["case_indexes"] = ",".join(i for i in indexes if i not in ("1", "7"))
+    stopped = Path("stopped.json")
+    stopped.write_text(json.dumps(data))
+    code, out, _ = compare(base, stopped)
+    assert code == 0
+    lines = without_times(out).splitlines()
+    assert lines[1] == (
+        "HEAD stopped.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 4/6 test case(s) passed, "
+        "stopped early (2 case(s) not run), TIME"
+    )
+    assert lines[2] == (
+        "turns: 0 regressed, 0 fixed, 2 still failing, 5 still passing, 0 new, 0 removed"
+    )

@@ -251,12 +251,18 @@ def count_changes(cases: list[CaseChange]) -> ChangeCounts:
 
 
 def compare_runs(base: RunSide, head: RunSide, alpha: float = DEFAULT_ALPHA) -> Comparison:
-    """Every test case of either run: HEAD's in its order, then those only BASE has."""
+    """Every test case of either run: HEAD's in its order, then those only BASE has (but
+    those HEAD did not reach when it stopped early: they are not removed, just not run)."""
     before = {case.key: case for case in base.cases}
     now = {case.key for case in head.cases}
+    unreached = set(head.report.not_run)
     pairs: list[tuple[SideCase | None, SideCase | None]]
     pairs = [(before.get(case.key), case) for case in head.cases]
-    pairs += [(case, None) for case in base.cases if case.key not in now]
+    pairs += [
+        (case, None)
+        for case in base.cases
+        if case.key not in now and case.label not in unreached
+    ]
     cases = [case_change(b, h, base.pass_share, head.pass_share, alpha) for b, h in pairs]
     base_summary, head_summary = run_summary(base), run_summary(head)
     return Comparison(
