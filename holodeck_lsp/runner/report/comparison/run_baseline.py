@@ -53,6 +53,9 @@ def suite_keys(suite: list[PlannedCase]) -> list[CaseKey]:
 
 
 class BaselineMarks:
+    """The baseline's outcome of each case of the suite, to tell each finished turn (one
+    attempt) and case against it as the run goes."""
+
     def __init__(self, baseline: RunSide, suite: list[PlannedCase]) -> None:
         self._cases = {case.key: case for case in baseline.cases}
         keys = suite_keys(suite)
