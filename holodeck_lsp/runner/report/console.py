@@ -1,14 +1,17 @@
 """What `run` and `merge` print on the terminal: configuration errors as `check` prints
 them, a tool that did not start, the header line, the summary line, the reliability line
-of `--repeat`."""
+of `--repeat`, what changed since `--baseline`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TextIO
 
+from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.loading import ConfigError, tool_line
+from holodeck_lsp.runner.report.comparison.change_groups import NO_CHANGE, case_delta
+from holodeck_lsp.runner.report.comparison.comparison_text import counts_line
 from holodeck_lsp.runner.report.run_counts import RunCounts, report_counts
 from holodeck_lsp.runner.tools.tool_kind import ToolStartError
 
@@ -69,3 +72,15 @@ def repeat_line(repeats: list[RepeatedCase]) -> str:
         f"{some} at least once; {len(flaky)} flaky"
     )
     return line + (f": {', '.join(flaky)}" if flaky else "")
+
+
+def baseline_lines(comparison: Comparison) -> list[str]:
+    """After the summary with `--baseline`: the turns counted by change, then each test
+    case that changed (a regression marked so)."""
+    lines = [f"against {', '.join(comparison.base.reports)}: {counts_line(comparison)}"]
+    for case in comparison.cases:
+        delta = case_delta(case)
+        if delta != NO_CHANGE:
+            mark = "REGRESSED  " if case.regression else ""
+            lines.append(f"  {mark}{case.case}: {delta}")
+    return lines

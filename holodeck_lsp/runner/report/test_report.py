@@ -13,6 +13,7 @@ from holodeck_lsp import __version__
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.execute.suite_execution import Execution
+from holodeck_lsp.runner.report.report_reading import CASE_INDEXES, OUR_VERSION, SUITE_KEY
 from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
@@ -20,10 +21,6 @@ from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
 # The HoloDeck whose `holodeck test` a run reproduces: its report's `holodeck_version`
 # names HoloDeck's version (a field HoloDeck requires), ours is in the environment.
 HOLODECK_VERSION = "0.7.1"
-OUR_VERSION = "holodeck_lsp_version"
-# Where each result sits in the suite file, so shard reports merge back in suite order.
-CASE_INDEXES = "case_indexes"
-SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
 
 
 def suite_digest(cases: list[PlannedCase]) -> str:
@@ -57,13 +54,6 @@ def build_report(
         environment=env,
     )
 
-
-
-def made_by(report: TestReport) -> str:
-    """Who made the report: `holodeck-lsp 0.5.0 (HoloDeck 0.7.1)`, or HoloDeck alone."""
-    ours = report.environment.get(OUR_VERSION)
-    holodeck = f"HoloDeck {report.holodeck_version}"
-    return f"holodeck-lsp {ours} ({holodeck})" if ours else holodeck
 
 
 def run_environment(

@@ -243,6 +243,11 @@ class TerminalStream:
         return getattr(self._inner, name)
 
 
+def terminal_stream(stream: TextIO, secrets: Secrets) -> TextIO:
+    """``stream`` for a person: masked, control characters shown as escapes."""
+    return TerminalStream(stream, secrets)  # type: ignore[return-value]
+
+
 class _MaskingStream:
     def __init__(self, inner: TextIO, secrets: Secrets) -> None:
         self._inner = inner

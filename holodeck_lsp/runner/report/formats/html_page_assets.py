@@ -44,6 +44,8 @@ details.case.fail>summary{background:#ffebe9}
 .v{font-weight:700;margin-right:.5em}.t{color:var(--dim);margin-left:.5em}
 .flaky{background:#fff8c5;border:1px solid #d4a72c;border-radius:4px;padding:0 .3em;
   margin-left:.5em;font-size:.9em}
+.delta{margin-left:.6em;padding:0 .35em;border-radius:4px;background:#eaeef2;font-size:.9em}
+.delta.reg{background:#ffebe9;color:var(--bad);font-weight:700}
 .turn{border-top:1px solid var(--line);padding:.4em .8em}
 .turn.current,details.case.current{outline:3px solid #0969da;outline-offset:-3px}
 pre{white-space:pre-wrap;word-break:break-word;background:var(--soft);padding:.3em .5em;

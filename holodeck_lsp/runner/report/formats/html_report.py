@@ -13,6 +13,7 @@ from html import escape
 from typing import Any
 
 from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.models.comparison import CaseChange, Comparison
 from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import (
     MetricResult,
@@ -22,6 +23,8 @@ from holodeck_lsp.models.test_result import (
     ToolInvocation,
     TurnResult,
 )
+from holodeck_lsp.runner.report.comparison.change_groups import case_delta
+from holodeck_lsp.runner.report.comparison.comparison_text import counts_line
 from holodeck_lsp.runner.report.formats.html_page_assets import (
     NEXT_KEYS,
     PREVIOUS_KEYS,
@@ -34,8 +37,8 @@ from holodeck_lsp.runner.report.formats.html_summary import (
     glance,
     score_text,
 )
+from holodeck_lsp.runner.report.report_reading import made_by
 from holodeck_lsp.runner.report.run_counts import report_counts
-from holodeck_lsp.runner.report.test_report import made_by
 from holodeck_lsp.runner.score.arg_matchers import brief
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
@@ -228,7 +231,43 @@ def _exchange(passed: bool, heading: str, errors: list[str], message: str | None
     )
 
 
-def _case(r: TestResult, index: int, repeat: RepeatedCase | None, opened: bool) -> str:
+def _delta(change: CaseChange | None) -> str:
+    """What changed in the case since the baseline, beside its name; a regression in red."""
+    if change is None:
+        return ""
+    text = case_delta(change)
+    if change.regression:
+        return f'<span class="delta reg">regressed: {escape(text)}</span>'
+    return f'<span class="delta">{escape(text)}</span>'
+
+
+def _against(baseline: Comparison | None, changes: dict[int, CaseChange]) -> str:
+    """The baseline, the turns counted by change, links to the regressed cases, and the
+    cases this run no longer has."""
+    if baseline is None:
+        return ""
+    regressed = ", ".join(
+        f'<a href="#case-{index}">{escape(change.case)}</a>'
+        for index, change in changes.items()
+        if change.regression
+    )
+    gone = ", ".join(escape(c.case) for c in baseline.cases if c.head is None)
+    return (
+        f'<p class="meta">Against the baseline <code>{escape(", ".join(baseline.base.reports))}'
+        f"</code>: {escape(counts_line(baseline))}."
+        + (f' <b class="bad">Regressed:</b> {regressed}.' if regressed else "")
+        + (f" Not in this run: {gone}." if gone else "")
+        + "</p>"
+    )
+
+
+def _case(
+    r: TestResult,
+    index: int,
+    repeat: RepeatedCase | None,
+    opened: bool,
+    change: CaseChange | None = None,
+) -> str:
     state = "pass" if r.passed else "fail"
     name = escape(case_name(r, index))
     turns = r.turns or []
@@ -244,7 +283,7 @@ def _case(r: TestResult, index: int, repeat: RepeatedCase | None, opened: bool) 
     return (
         f'<details class="case {state}" id="case-{index}"{attributes}><summary>'
         f'{_verdict(r.passed)}{name}{badge}'
-        f'<span class="t">{count} · {r.execution_time_ms} ms</span>'
+        f'<span class="t">{count} · {r.execution_time_ms} ms</span>{_delta(change)}'
         f"</summary>{body}</details>"
     )
 
@@ -253,7 +292,8 @@ def _keys(keys: tuple[str, ...]) -> str:
     return " or ".join(f"<kbd>{k}</kbd>" for k in keys)
 
 
-def render_html(report: TestReport) -> str:
+def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
+    """The page; with a baseline, what changed since it beside each case."""
     title = f"Test report: {report.agent_name}"
     banner = ""
     if report.interrupted:
@@ -265,8 +305,9 @@ def render_html(report: TestReport) -> str:
     repeats = report.repeats
     failed = [i for i, r in enumerate(report.results) if not r.passed]
     opened = set(failed[:OPEN_FAILED])
+    changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
     cases = "".join(
-        _case(r, i, repeats[i] if i < len(repeats) else None, i in opened)
+        _case(r, i, repeats[i] if i < len(repeats) else None, i in opened, changes.get(i))
         for i, r in enumerate(report.results)
     )
     return (
@@ -276,7 +317,7 @@ def render_html(report: TestReport) -> str:
         f"<header><h1>{escape(title)}</h1>"
         f'<p class="meta"><code>{escape(report.agent_config_path)}</code> · '
         f"{escape(report.timestamp)} · {escape(made_by(report))}</p>"
-        f"{banner}{glance(report)}"
+        f"{banner}{_against(baseline, changes)}{glance(report)}"
         '<div class="controls"><label><input type="checkbox" id="only-failed"> Failed only'
         '</label><span class="t" id="shown"></span>'
         f'<span class="t">Keys: {_keys(NEXT_KEYS)} next failure, {_keys(PREVIOUS_KEYS)} '
