@@ -1,8 +1,9 @@
 """The `holodeck-lsp run` an editor starts, built in one place: the server's "Run case" and
-"Run turn" lenses use it, and the VS Code Testing view asks for it
+"Run turn" lenses and "Show report" use it, and the VS Code Testing view asks for it
 (`holodeck/runArguments`, features/test_items.py). One recording per suite: the
 `run.replay` setting (relative to the suite's folder), else `replay.jsonl` beside the
-suite. Plain data: no lsprotocol.
+suite; the report a run is compared with, `run.baseline`, when it is set. Plain data: no
+lsprotocol.
 """
 
 from __future__ import annotations
@@ -19,11 +20,19 @@ RunMode = Literal["live", "replay", "record"]
 RUN_MODES: tuple[str, ...] = get_args(RunMode)
 
 
+def named_file(agent: Path, setting: str | None) -> Path | None:
+    """The file a setting names, relative to the suite's folder; None when it is unset."""
+    chosen = (setting or "").strip()
+    if not chosen:
+        return None
+    path = Path(chosen)
+    return path if path.is_absolute() else agent.parent / path
+
+
 def recording_for(agent: Path, setting: str | None) -> Path:
-    """The suite's recording: ``setting`` when it names one (relative to the suite's
-    folder), else `replay.jsonl` beside the suite."""
-    chosen = Path((setting or "").strip() or DEFAULT_RECORDING)
-    return chosen if chosen.is_absolute() else agent.parent / chosen
+    """The suite's recording: the one ``setting`` names, else `replay.jsonl` beside the
+    suite."""
+    return named_file(agent, setting) or agent.parent / DEFAULT_RECORDING
 
 
 def lens_mode(setting: str | None, recording: Path) -> RunMode:
@@ -39,9 +48,10 @@ def run_arguments(
     recording: Path,
     case: int | None = None,
     up_to_turn: int | None = None,
+    baseline: Path | None = None,
 ) -> list[str]:
     """The arguments after the program: the suite (one case of it, up to a turn), its
-    events on stdout and nothing else printed there."""
+    events on stdout and nothing else printed there, told against ``baseline``."""
     if up_to_turn is not None and case is None:
         raise ValueError("a turn is run with its case: give the case too")
     args = ["run", str(agent), *_EVENTS]
@@ -53,9 +63,13 @@ def run_arguments(
         args += ["--replay", str(recording)]
     elif mode == "record":
         args += ["--record", str(recording)]
-    return args
+    return [*args, *_baseline(baseline)]
 
 
-def report_arguments(agent: Path, report: Path) -> list[str]:
+def report_arguments(agent: Path, report: Path, baseline: Path | None = None) -> list[str]:
     """A report produced elsewhere (CI's) as events of the suite: nothing runs."""
-    return ["run", str(agent), "--from-report", str(report), *_EVENTS]
+    return ["run", str(agent), "--from-report", str(report), *_EVENTS, *_baseline(baseline)]
+
+
+def _baseline(report: Path | None) -> list[str]:
+    return ["--baseline", str(report)] if report is not None else []

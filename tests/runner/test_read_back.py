@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from holodeck_lsp.models.test_result import TestReport
-from holodeck_lsp.runner.score.read_back import case_turns, read_case
+from holodeck_lsp.runner.score.read_back import read_case
+from holodeck_lsp.runner.score.rollup import result_turns
 from tests.differential.runner import suites as differential
 from tests.runner.fake_model import FakeModelServer
 from tests.runner.helpers import invoke, write
@@ -38,7 +39,7 @@ def _compare(report: TestReport, events: list[dict[str, Any]]) -> int:
     indexes = [int(i) for i in report.environment["case_indexes"].split(",")]
     compared = 0
     for index, result in zip(indexes, report.results, strict=True):
-        for turn, score in zip(case_turns(result), read_case(result, index), strict=True):
+        for turn, score in zip(result_turns(result), read_case(result, index), strict=True):
             event = finished[(index, turn.turn_index)]
             ran = [f["message"] for f in event["failures"] if f["path"].endswith(".input")]
             assert ([score.failure] if score.failure is not None else []) == ran, event

@@ -153,6 +153,11 @@ async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
         assert recorded["args"] == ["run", str(agent), *events, *record]
         live = await request(client, "holodeck/runArguments", {"textDocument": doc, "mode": "live"})
         assert live["args"] == ["run", str(agent), *events]
+        # Against an earlier run's report (the client's `holodeck.run.baseline`).
+        ci = {"textDocument": doc, "mode": "live", "baseline": "ci/main.json"}
+        compared = await request(client, "holodeck/runArguments", ci)
+        baseline = ["--baseline", str(folder / "ci" / "main.json")]
+        assert compared["args"] == ["run", str(agent), *events, *baseline]
         # A turn without its case, or an unknown mode, has no command line.
         for wrong in ({"textDocument": doc, "mode": "live", "upToTurn": 1},
                       {"textDocument": doc, "mode": "dry-run"},

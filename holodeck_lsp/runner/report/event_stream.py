@@ -16,7 +16,8 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.test_result import TestReport, ToolInvocation, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.execute.suite_execution import Progress
-from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso
+from holodeck_lsp.runner.report.comparison.run_baseline import BaselineMarks
+from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, result_turns
 from holodeck_lsp.runner.score.turn_scores import (
     Check,
     Failure,
@@ -43,6 +44,7 @@ class EventStream:
         cases: list[PlannedCase],
         secrets: Secrets | None = None,
         repeat: int = 1,
+        baseline: BaselineMarks | None = None,
     ) -> None:
         self.stream = stream
         self.agent = agent
@@ -50,6 +52,7 @@ class EventStream:
         self.cases = cases
         self.secrets = secrets or Secrets()
         self.repeat = repeat  # attempts per case (`--repeat`): each has its own events
+        self.baseline = baseline  # `--baseline`: each turn and case told against it
         self.seq = 0
         self.problem: str | None = None  # why the stream could not be written, once
 
@@ -88,6 +91,7 @@ class EventStream:
                     self.emit("assertion", **where, **_assertion(part))
             for metric in score.metrics:
                 self.emit("metric", **where, **_metric(metric, score))
+        mark = self.baseline.turn(case, result) if self.baseline else None
         self.emit(
             "turn_finished",
             **where,
@@ -98,18 +102,28 @@ class EventStream:
             response=result.response,
             tool_calls=[_call(c) for c in result.tool_invocations],
             errors=result.errors,
-            failures=[_failure(f) for f in score.failures()],
+            **({"baseline": mark} if mark is not None else {}),
+            failures=[_failure(f) for f in _turn_failures(score, mark)],
         )
 
     def case_finished(self, outcome: CaseOutcome) -> None:
-        result = outcome.result
-        failures = case_failures(outcome.case.path, outcome.scores, result.passed, result.errors)
+        result, case = outcome.result, outcome.case
+        turns = result_turns(result)
+        shown = [
+            failure
+            for turn, score in zip(turns, outcome.scores, strict=False)
+            for failure in _turn_failures(
+                score, self.baseline.turn(case, turn) if self.baseline else None
+            )
+        ]
+        failures = case_failures(case.path, shown, result.passed, result.errors)
         self.emit(
             "case_finished",
-            **_case_fields(outcome.case),
+            **_case_fields(case),
             passed=result.passed,
             duration_ms=result.execution_time_ms,
             errors=result.errors,
+            **({"baseline": self.baseline.case(case, result)} if self.baseline else {}),
             failures=[_failure(f) for f in failures],
         )
 
@@ -167,6 +181,15 @@ def _metric(metric: MetricScore, score: TurnScore) -> Event:
         "expected": score.ground_truth if compares else None,
         "actual": score.response if compares else None,
     }
+
+
+def _turn_failures(score: TurnScore, mark: dict[str, object] | None) -> list[Failure]:
+    """What failed in the turn; against a baseline it passed, first that it regressed."""
+    failures = score.failures()
+    if mark is not None and mark["change"] == "regressed":
+        regressed = f"Regressed: it passed in the baseline ({mark['text']})"
+        failures.insert(0, Failure((*score.path, "input"), regressed))
+    return failures
 
 
 def _failure(failure: Failure) -> Event:

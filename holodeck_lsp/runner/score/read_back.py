@@ -20,32 +20,10 @@ from holodeck_lsp.models.test_result import TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedTurn, case_at, turn_at
 from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
 from holodeck_lsp.runner.score.regex_limit import Verdicts
+from holodeck_lsp.runner.score.rollup import as_turn
 from holodeck_lsp.runner.score.tool_assertions import check_tools, is_called
 from holodeck_lsp.runner.score.turn_scores import Check, MetricScore, ToolVerdict, TurnScore
 from holodeck_lsp.validation.yaml.source_map import YamlPath
-
-
-def as_turn(result: TestResult) -> TurnResult:
-    """A single-turn case's result as its one turn."""
-    return TurnResult(
-        turn_index=0,
-        input=result.test_input,
-        response=result.agent_response,
-        ground_truth=result.ground_truth,
-        expected_tools=result.expected_tools,
-        tool_calls=result.tool_calls,
-        tool_invocations=result.tool_invocations,
-        tools_matched=result.tools_matched,
-        metric_results=result.metric_results,
-        passed=result.passed,
-        execution_time_ms=result.execution_time_ms,
-        errors=result.errors,
-    )
-
-
-def case_turns(result: TestResult) -> list[TurnResult]:
-    """A case's turns; a single-turn case is its own turn 0."""
-    return result.turns if result.turns is not None else [as_turn(result)]
 
 
 def bare_name(entry: Any) -> str | None:

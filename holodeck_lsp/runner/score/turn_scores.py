@@ -142,11 +142,10 @@ class TurnScore:
 
 
 def case_failures(
-    case_path: YamlPath, scores: list[TurnScore], passed: bool, errors: list[str]
+    case_path: YamlPath, turns: list[Failure], passed: bool, errors: list[str]
 ) -> list[Failure]:
-    """A test case's failures: its turns', else (its turns were skipped) its errors at
-    the case itself."""
-    out = [f for score in scores for f in score.failures()]
-    if out or passed:
-        return out
+    """A test case's failures: its turns' (``turns``), else (its turns were skipped) its
+    errors at the case itself."""
+    if turns or passed:
+        return turns
     return [Failure(case_path, "\n".join(errors) or "the test case failed")]

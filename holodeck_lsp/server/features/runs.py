@@ -1,7 +1,8 @@
 """Run test cases from the editor, in any LSP client: code lenses "Run case" above each
 test case and "Run turn" above each turn (the case up to that turn), executed through
 `workspace/executeCommand`; progress with `$/progress`; results as diagnostics of source
-`holodeck-lsp run` and on hover (server/run_results.py).
+`holodeck-lsp run` and on hover (server/run_results.py); with the setting `run.baseline` (an
+earlier run's report), a turn that passed there and fails now is marked regressed.
 
 A run imports the workspace's graders and tools, and so does `run --from-report`: in a
 workspace the client has not marked trusted (`workspaceTrusted`) there are no lenses and
@@ -38,6 +39,7 @@ from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_command_line import (
     lens_mode,
+    named_file,
     recording_for,
     report_arguments,
     run_arguments,
@@ -201,12 +203,13 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
         raise Untrusted(message)
     doc = _doc(session, args[0])
     agent = uri_path(doc.uri)
+    baseline = named_file(agent, session.settings.run_baseline)
     if command == SHOW_REPORT:
         if len(args) < 2:
             raise ValueError("holodeck.showReport takes the document's URI and a report path")
         report = Path(str(args[1]))
         report = report if report.is_absolute() else agent.parent / report
-        cli = report_arguments(agent, report)
+        cli = report_arguments(agent, report, baseline)
         title = f"holodeck-lsp: results of {report.name}"
     else:
         case = int(args[1])
@@ -214,7 +217,7 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
         setting = session.settings.run_replay
         recording = recording_for(agent, setting)
         mode = lens_mode(setting, recording)
-        cli = run_arguments(agent, mode, recording, case, turn)
+        cli = run_arguments(agent, mode, recording, case, turn, baseline)
         title = f"holodeck-lsp run: test_cases[{case}]"
         if turn is not None:
             title += f" up to turns[{turn}]"

@@ -11,10 +11,11 @@ failure locations come from the same parse as the diagnostics:
   per field path of `run --events` (`test_cases[0].turns[1].ground_truth`, in the agent's
   terms), where a result about that field is shown (as the run's diagnostics are placed);
   a path under `test_cases` of an agent with a `test_cases_file` is in that file;
-- `holodeck/runArguments` `{textDocument, mode, case?, upToTurn?, recording?}` -> `{args,
-  cwd, recording}`: the arguments of `holodeck-lsp` that run the suite (a case of it, up to
-  a turn) in `mode` (`live`, `replay` or `record` its recording), as the server's own
-  lenses run it.
+- `holodeck/runArguments` `{textDocument, mode, case?, upToTurn?, recording?, baseline?}`
+  -> `{args, cwd, recording}`: the arguments of `holodeck-lsp` that run the suite (a case
+  of it, up to a turn) in `mode` (`live`, `replay` or `record` its recording), against the
+  baseline report (the client's `baseline` setting, else `run.baseline`), as the server's
+  own lenses run it.
 
 A document the client has not opened is read from disk, on the query worker (never on
 the event loop), and only if it is a regular file within the size limit (a
@@ -40,7 +41,13 @@ from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
-from holodeck_lsp.server.run_command_line import RUN_MODES, RunMode, recording_for, run_arguments
+from holodeck_lsp.server.run_command_line import (
+    RUN_MODES,
+    RunMode,
+    named_file,
+    recording_for,
+    run_arguments,
+)
 from holodeck_lsp.server.run_results import field_ranges
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.diagnostics import Range
@@ -199,12 +206,14 @@ def _locations_job(
     return locations(agent, _cases_file(opened, agent), encoding, paths)
 
 
+def _setting(params: Any, name: str, own: str | None) -> str | None:
+    """The client's setting for the suite if it sends one, else the server's."""
+    sent = _get(params, name)
+    return sent if isinstance(sent, str) else own
+
+
 def _recording(session: Session, params: Any, agent: Path) -> Path:
-    """The suite's recording, by the client's setting for it if it sends one."""
-    setting = _get(params, "recording")
-    if not isinstance(setting, str):
-        setting = session.settings.run_replay
-    return recording_for(agent, setting)
+    return recording_for(agent, _setting(params, "recording", session.settings.run_replay))
 
 
 async def test_items(session: Session, params: Any) -> dict[str, Any] | None:
@@ -231,10 +240,10 @@ async def run_arguments_request(session: Session, params: Any) -> dict[str, Any]
     if mode not in RUN_MODES:
         raise ValueError(f"mode must be one of {', '.join(RUN_MODES)}, got {mode!r}")
     recording = _recording(session, params, agent)
+    baseline = named_file(agent, _setting(params, "baseline", session.settings.run_baseline))
     chosen: RunMode = mode
-    args = run_arguments(
-        agent, chosen, recording, _position(params, "case"), _position(params, "upToTurn")
-    )
+    case, turn = _position(params, "case"), _position(params, "upToTurn")
+    args = run_arguments(agent, chosen, recording, case, turn, baseline)
     return {"args": args, "cwd": str(agent.parent), "recording": str(recording)}
 
 

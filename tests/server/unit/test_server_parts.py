@@ -129,3 +129,11 @@ def test_a_lens_replays_the_suites_recording_when_there_is_one(tmp_path: Path) -
     # A recording the setting names is replayed even before it exists (the run says so).
     assert lens_mode("runs/ci.jsonl", named) == "replay"
     assert recording_for(agent, "/elsewhere/r.jsonl") == Path("/elsewhere/r.jsonl")
+
+
+def test_run_settings_name_a_recording_and_a_baseline() -> None:
+    settings, problems = parse_settings({"run": {"replay": "r.jsonl", "baseline": "main.json"}})
+    assert (settings.run_replay, settings.run_baseline, problems) == ("r.jsonl", "main.json", [])
+    again, problems = parse_settings({"run": {"baseline": 3, "replay": ""}}, settings)
+    assert (again.run_replay, again.run_baseline) == (None, None)
+    assert problems == ["run.baseline must be a file path, got 3"]

@@ -242,6 +242,7 @@ export class SuiteTests implements vscode.Disposable {
           case: selection.caseIndex,
           upToTurn: selection.upToTurn,
           recording: this.recordingSetting(agentFile),
+          baseline: currentSettings(agentFile).settings.runBaseline,
         }),
       log: this.log,
     };

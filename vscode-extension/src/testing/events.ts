@@ -1,7 +1,7 @@
 // What the lines of `holodeck-lsp run --events -` mean for the Testing view (docs/run-events.md):
-// which case or turn started, passed, failed or was skipped, and its failures as the run lists
-// them, each with its words and the field path it is shown at (the runner decides both). Pure: no
-// vscode, no process.
+// which case or turn started, passed, failed (or regressed, against `--baseline`) or was skipped,
+// and its failures as the run lists them, each with its words and the field path it is shown at
+// (the runner decides both). Pure: no vscode, no process.
 
 /** A test case, or one of its turns (a single-turn case has only turn 0, at the case's path). */
 export interface Target {
@@ -23,7 +23,7 @@ export type Update =
   | { kind: 'started'; target: Target }
   | { kind: 'passed'; target: Target; durationMs: number }
   | { kind: 'skipped'; target: Target }
-  | { kind: 'failed'; target: Target; durationMs: number; failures: Failure[] }
+  | { kind: 'failed'; target: Target; durationMs: number; failures: Failure[]; regressed?: boolean }
   | { kind: 'ended'; exitCode: number; interrupted?: string; passed: number; failed: number };
 
 type Event = Record<string, unknown>;
@@ -93,7 +93,14 @@ function finished(target: Target, event: Event): Update {
   if (event.passed === true) {
     return { kind: 'passed', target, durationMs };
   }
-  return { kind: 'failed', target, durationMs, failures: failuresOf(event.failures) };
+  const failed: Update = { kind: 'failed', target, durationMs, failures: failuresOf(event.failures) };
+  return regressed(event) ? { ...failed, regressed: true } : failed;
+}
+
+/** The turn or case passed in the baseline (`run --baseline`) and fails now. */
+function regressed(event: Event): boolean {
+  const baseline = event.baseline;
+  return typeof baseline === 'object' && baseline !== null && (baseline as Event).change === 'regressed';
 }
 
 function planned(cases: unknown): Target[] {

@@ -210,6 +210,11 @@ async function runJob(
   }
 }
 
+/** How a failure is logged: `failed`, or `regressed` when it passed in the baseline. */
+function failedState(update: Extract<Update, { kind: 'failed' }>): string {
+  return update.regressed === true ? 'regressed' : 'failed';
+}
+
 /** Applies the interpreter's updates to the test run, placing failures at their lines. */
 class Reporter {
   constructor(
@@ -251,7 +256,7 @@ class Reporter {
         return;
       case 'failed': {
         const messages = await this.messages(update.failures, item);
-        this.done(item, 'failed', messages);
+        this.done(item, failedState(update), messages);
         this.run.failed(item, messages, update.durationMs);
         return;
       }
