@@ -1,8 +1,9 @@
 """What scoring found on one turn, as data: each tool assertion and argument matcher with
 the field path it is written at, each metric result with the place it is configured, and
 why the turn gave nothing to judge. HoloDeck's `TurnResult`, the run's events, the report
-formats and the editor's diagnostics are all rendered from it; none re-judges a turn or
-reads its error lines.
+formats and the editor's diagnostics are all rendered from it (a report read back is the
+same record, `read_back.py`); no renderer judges a turn again or reads its error lines for
+what they say.
 
 `failures` says what failed, where it is shown and in which words, once for the
 command line's events, the language server and the VS Code extension alike.
@@ -29,7 +30,7 @@ class Check:
     message: str | None  # why it did not hold, as `holodeck test` words it
     expected: Any  # the tool's name, or the argument's matcher as written
     actual: Any  # the names of the turn's calls, or the argument's value (None: missing)
-    call: int | None = None  # the call it was judged on (an expected tool: the match)
+    call: int | None = None  # the call its verdict was taken on (the match, when it held)
     args: tuple[Check, ...] = ()  # an expected tool's argument matchers, on that call
 
 
