@@ -118,7 +118,7 @@ def test_a_missing_argument_is_named() -> None:
                 "unmatched_reason": "arg 'b' missing",
             }
         ],
-        ["expected subtract(a=1, b=2): arg 'b' missing"],
+        ("expected subtract(a=1, b=2): arg 'b' missing",),
     )
 
 
@@ -141,7 +141,7 @@ def test_one_single_call_must_satisfy_every_asserted_argument() -> None:
                 "unmatched_reason": "arg 'a' mismatch: expected 1, got 0",
             }
         ],
-        ["expected subtract(a=1, b=2): arg 'a' mismatch: expected 1, got 0"],
+        ("expected subtract(a=1, b=2): arg 'a' mismatch: expected 1, got 0",),
     )
 
 
@@ -149,13 +149,13 @@ def test_matcher_reasons_name_the_matcher() -> None:
     calls = [call("lookup", year="2018", item="cash")]
     fuzzy = verdict_of([{"name": "lookup", "args": {"item": {"fuzzy": "Debt"}}}], calls)
     regex = verdict_of([{"name": "lookup", "args": {"year": {"regex": "20(19|20)"}}}], calls)
-    assert fuzzy.errors == [
-        "expected lookup(item≈Debt): arg 'item' mismatch: expected ≈'Debt', got 'cash'"
-    ]
-    assert regex.errors == [
+    assert fuzzy.errors == (
+        "expected lookup(item≈Debt): arg 'item' mismatch: expected ≈'Debt', got 'cash'",
+    )
+    assert regex.errors == (
         "expected lookup(year~20(19|20)): "
-        "arg 'year' mismatch: expected regex '20(19|20)', got '2018'"
-    ]
+        "arg 'year' mismatch: expected regex '20(19|20)', got '2018'",
+    )
 
 
 def test_the_matching_call_is_reported_by_index_among_several() -> None:
@@ -177,7 +177,7 @@ def test_names_match_as_case_sensitive_substrings_and_bare_names_have_no_record(
     calls = [call("finance_lookup_v2")]
     assert verdict_of(["lookup"], calls) == ToolVerdict(True, None)
     assert verdict_of(["Lookup", {"name": "v3"}], calls) == ToolVerdict(
-        False, None, ["expected tool(s) not called in this turn: Lookup, v3"]
+        False, None, ("expected tool(s) not called in this turn: Lookup, v3",)
     )
 
 
@@ -201,12 +201,12 @@ def test_count_is_a_lower_bound_over_matching_calls() -> None:
                     "unmatched_reason": "expected 3 matching call(s), got 2",
                 }
             ],
-            ["expected lookup(item=cash): expected 3 matching call(s), got 2"],
+            ("expected lookup(item=cash): expected 3 matching call(s), got 2",),
         )
     )
-    assert verdict_of([{"name": "divide", "count": 2}], calls).errors == [
-        "expected divide(): no call to 'divide' found"
-    ]
+    assert verdict_of([{"name": "divide", "count": 2}], calls).errors == (
+        "expected divide(): no call to 'divide' found",
+    )
 
 
 def test_no_assertions_and_an_empty_list() -> None:
@@ -217,7 +217,8 @@ def test_no_assertions_and_an_empty_list() -> None:
 
 def test_every_assertion_must_hold() -> None:
     verdict = verdict_of(["lookup", "divide"], [call("lookup")])
-    assert verdict == ToolVerdict(False, None, ["expected tool(s) not called in this turn: divide"])
+    missing = "expected tool(s) not called in this turn: divide"
+    assert verdict == ToolVerdict(False, None, (missing,))
 
 
 def test_reports_leave_out_the_default_count() -> None:

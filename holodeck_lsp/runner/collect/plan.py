@@ -21,7 +21,11 @@ class PlannedTurn:
     retrieval_context: list[str] | None
     metrics: list[MetricConfig]
     turn_config: dict[str, Any] | None
-    metric_paths: tuple[YamlPath, ...] = ()  # where each of ``metrics`` is written
+    metrics_at: YamlPath = ()  # where the list ``metrics`` is written
+
+    def metric_path(self, position: int) -> YamlPath:
+        """Where the metric at ``position`` of ``metrics`` is written."""
+        return (*self.metrics_at, position)
 
 
 def case_label(name: str | None, index: int) -> str:
@@ -55,8 +59,12 @@ def case_at(index: int) -> YamlPath:
 
 
 def turn_at(index: int, turn: int) -> YamlPath:
-    """The field path of a turn of the multi-turn test case at ``index``."""
-    return (*case_at(index), "turns", turn)
+    """The field path of a turn of the multi-turn test case at ``index`` (a case's path,
+    as `case_at` has it, then the turn's)."""
+    return ("test_cases", index, "turns", turn)
+
+
+AGENT_METRICS: YamlPath = ("evaluations", "metrics")
 
 
 def agent_metrics(agent: Agent) -> list[MetricConfig]:
@@ -64,18 +72,11 @@ def agent_metrics(agent: Agent) -> list[MetricConfig]:
     return list(evaluations.metrics) if evaluations is not None else []
 
 
-def _paths(at: YamlPath, count: int) -> tuple[YamlPath, ...]:
-    return tuple((*at, i) for i in range(count))
-
-
 def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> PlannedCase:
     """Metric precedence: turn > test case > agent."""
     case_metrics = list(case.evaluations) if case.evaluations is not None else defaults
     where = case_at(index)
-    case_paths = _paths(
-        (*where, "evaluations") if case.evaluations is not None else ("evaluations", "metrics"),
-        len(case_metrics),
-    )
+    case_metrics_at = (*where, "evaluations") if case.evaluations is not None else AGENT_METRICS
     if case.turns is None:
         assert case.input is not None  # validated: a case without turns has an input
         turn = PlannedTurn(
@@ -86,7 +87,7 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             case.retrieval_context,
             case_metrics,
             None,
-            case_paths,
+            case_metrics_at,
         )
         return PlannedCase(index, case.name, False, [turn])
     turns = [
@@ -98,11 +99,7 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             t.retrieval_context,
             list(t.evaluations) if t.evaluations is not None else case_metrics,
             t.turn_config,
-            (
-                _paths((*turn_at(index, j), "evaluations"), len(t.evaluations))
-                if t.evaluations is not None
-                else case_paths
-            ),
+            (*turn_at(index, j), "evaluations") if t.evaluations is not None else case_metrics_at,
         )
         for j, t in enumerate(case.turns)
     ]

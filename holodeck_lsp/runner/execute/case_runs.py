@@ -200,7 +200,7 @@ class _CaseRun:
                 self.lost = True
                 return _lost(index, turn, outcome.fatal), TurnScore(at, failure=outcome.fatal)
             metrics = [
-                MetricScore(turn.metric_paths[position], result)
+                MetricScore(turn.metric_path(position), result)
                 for position, result in zip(outcome.sources, outcome.results, strict=True)
             ]
             grader_details = outcome.grader_details or None

@@ -108,7 +108,7 @@ def read_turn(
         # only with fail_on_error, cannot be told apart from them).
         lines = len(errors) - lead
     tools = ToolVerdict(
-        turn.tools_matched, turn.arg_match_details, errors[lead : lead + lines], checks
+        turn.tools_matched, turn.arg_match_details, tuple(errors[lead : lead + lines]), checks
     )
     if planned is not None and turn.tools_matched is not None:
         rescored = check_tools(
@@ -146,7 +146,7 @@ def _metrics(turn: TurnResult, planned: PlannedTurn | None) -> tuple[MetricScore
             metric_name(planned.metrics[position]) != result.metric_name
         ):
             position += 1
-        path = planned.metric_paths[position] if position < len(planned.metric_paths) else None
+        path = planned.metric_path(position) if position < len(planned.metrics) else None
         out.append(MetricScore(path, result))
         position += 1
     return tuple(out)

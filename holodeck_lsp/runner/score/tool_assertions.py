@@ -15,7 +15,7 @@ from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.runner.score.arg_matchers import arg_mismatch, brief, mismatch, regex_pairs
 from holodeck_lsp.runner.score.regex_limit import Verdicts
-from holodeck_lsp.runner.score.turn_scores import Check, ToolVerdict
+from holodeck_lsp.runner.score.turn_scores import NO_ASSERTIONS, Check, ToolVerdict
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
@@ -124,7 +124,7 @@ def check_tools(
     `turn_regex_pairs`. ``name_errors``: report missing bare names as an error line too
     (multi-turn turns do, legacy single-turn cases do not)."""
     if expected is None:
-        return ToolVerdict()
+        return NO_ASSERTIONS
     names = [c.name for c in calls]
     checks: list[Check] = []
     details: list[dict[str, Any]] = []
@@ -148,7 +148,7 @@ def check_tools(
     if missing and name_errors:
         errors.append(f"expected tool(s) not called in this turn: {', '.join(missing)}")
     errors += [assertion_line(record) for record in failed]
-    return ToolVerdict(not missing and not failed, details or None, errors, tuple(checks))
+    return ToolVerdict(not missing and not failed, details or None, tuple(errors), tuple(checks))
 
 
 def assertion_line(record: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ command line's events, the language server and the VS Code extension alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
@@ -19,7 +19,7 @@ from holodeck_lsp.models.test_result import MetricResult
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Check:
     """One tool assertion (`kind` "tool": an expected tool, by name, by its arguments or by
     its count) or one argument matcher (`kind` "arg"), judged."""
@@ -34,15 +34,18 @@ class Check:
     args: tuple[Check, ...] = ()  # an expected tool's argument matchers, on that call
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ToolVerdict:
     """What a turn's tool assertions say: `matched` and `details` as `TurnResult` has
     them (None without assertions), the error lines they add, and each assertion."""
 
     matched: bool | None = None
     details: list[dict[str, Any]] | None = None
-    errors: list[str] = field(default_factory=list)
+    errors: tuple[str, ...] = ()
     checks: tuple[Check, ...] = ()
+
+
+NO_ASSERTIONS = ToolVerdict()  # a turn without `expected_tools`
 
 
 def compares_reply(result: MetricResult) -> bool:
@@ -50,7 +53,7 @@ def compares_reply(result: MetricResult) -> bool:
     return result.kind == "standard" and result.metric_name in GROUND_TRUTH_METRICS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MetricScore:
     """One metric's result on the turn and the place its configuration is written at."""
 
@@ -67,7 +70,7 @@ def metric_reason(result: MetricResult) -> str:
     return f"score {result.score:g}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Failure:
     """What failed, at the field path it is shown at, in words; a failed comparison
     carries both sides (the `ground_truth` and the reply)."""
@@ -78,12 +81,12 @@ class Failure:
     actual: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnScore:
     """Everything scoring found on one turn (a single-turn case is its own turn 0)."""
 
     path: YamlPath  # the turn's, or a single-turn case's
-    tools: ToolVerdict = field(default_factory=ToolVerdict)
+    tools: ToolVerdict = NO_ASSERTIONS
     metrics: tuple[MetricScore, ...] = ()
     failure: str | None = None  # why there was no reply to judge (a timeout, an agent error)
     ground_truth: str | None = None
@@ -107,11 +110,11 @@ class TurnScore:
     @property
     def passed(self) -> bool:
         """Ran, no error, no tool assertion that did not hold, no metric that failed."""
-        return (
-            not self.errors
-            and self.tools.matched is not False
-            and all(m.result.passed is not False for m in self.metrics)
-        )
+        if self.skipped is not None or self.failure is not None or self.metric_errors:
+            return False
+        if self.tools.errors or self.tools.matched is False:
+            return False
+        return all(m.result.passed is not False for m in self.metrics)
 
     def failures(self) -> list[Failure]:
         """Each thing that failed, shown where it is written: a turn that gave no reply at
