@@ -249,7 +249,7 @@ def test_shards_merged_equal_the_unsharded_run(tmp_path: Path) -> None:
         "merge", *shards, "-o", merged, "-o", tmp_path / "merged.xml", "-o", tmp_path / "merged.md"
     )
     assert (merge_code, code) == (3 - 2, 3), err  # merge: 1 (failures); run: 3 (backend error)
-    assert out.startswith("6 test case(s) run: 5 passed, 1 failed")
+    assert out.startswith("6 test case(s) run (12 turn(s)): 5 passed, 1 failed")
     assert strip_timings(json.loads(merged.read_text())) == strip_timings(
         json.loads(whole.read_text())
     )
@@ -294,7 +294,7 @@ def test_merge_refuses_missing_shards_and_other_suites(tmp_path: Path) -> None:
     code, out, _ = invoke("merge", shards[0], "--allow-partial", "-o", merged)
     partial = json.loads(merged.read_text())
     assert (code, partial["environment"]["missing_shards"]) == (0, "2/2")
-    assert out.startswith(f"{len(partial['results'])} test case(s) run: ")
+    assert out.startswith(f"{len(partial['results'])} test case(s) run (")
     code, _, err = invoke("merge", shards[0], tmp_path / "other2.json")
     assert (code, err.split(":")[0]) == (2, "error")
     assert "reports are of different test suites (suite digest)" in err
@@ -387,6 +387,49 @@ def test_junit_parses_with_a_standard_reader(tmp_path: Path) -> None:
     assert isinstance(list(first)[1].result[0], Skipped)
 
 
+SINGLE_TURN_TOOLS = """
+name: ci
+model: {provider: openai, name: unused}
+instructions: {inline: unused}
+test_cases:
+  - name: missing name
+    input: fine
+    expected_tools: [divide]
+  - name: wrong argument
+    input: fine
+    expected_tools: [divide, {name: add, args: {a: 2}}]
+  - name: timed out
+    input: explode
+    expected_tools: [{name: add, args: {a: 1}}]
+"""
+
+
+def test_junit_of_single_turn_cases_names_what_their_report_lines_do_not(
+    tmp_path: Path,
+) -> None:
+    """A single-turn case writes no line for a missing bare name (as `holodeck test`): the
+    JUnit failure then says the tools did not match; the same JUnit comes from the JSON
+    report read back by `merge`."""
+    path = write(tmp_path, {"agent.yaml": SINGLE_TURN_TOOLS, "scripted.py": JUNIT_AGENT})
+    xml, report, merged = tmp_path / "r.xml", tmp_path / "r.json", tmp_path / "merged.xml"
+    code, _, err = invoke(
+        "run", path, "--agent", "scripted:factory", "-q", "-o", xml, "-o", report
+    )
+    assert code == 1, err
+    cases = [next(iter(suite)) for suite in JUnitXml.fromfile(str(xml))]
+    assert [(type(c.result[0]).__name__, c.result[0].text) for c in cases] == [
+        ("Failure", "expected tools not matched: ['divide']; calls: add"),
+        ("Failure", "expected add(a=2): arg 'a' mismatch: expected 2, got 1"),
+        (
+            "Error",
+            "Agent invocation error: RuntimeError: kaput\n"
+            "expected add(a=1): no call to 'add' found",
+        ),
+    ]
+    assert invoke("merge", report, "-o", merged)[0] == 1
+    assert merged.read_text() == xml.read_text()
+
+
 # The expected report is compared whole; its long lines are the report's own.
 def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> None:
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
@@ -400,7 +443,7 @@ def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> No
         text
         == f"""# Test report: `ci`
 
-**1/2 test cases passed** (50%) in T s; TIME; `{path}`
+**1/2 test cases passed** (50%; 5 turn(s)) in T s; TIME; `{path}`
 
 | test case | result | turns passed | time |
 |---|---|---|---|
@@ -441,13 +484,15 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
     code, out, _ = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
     assert code == 0
-    assert re.fullmatch(r"1 test case\(s\) run: 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n", out)
+    assert re.fullmatch(
+        r"1 test case\(s\) run \(1 turn\(s\)\): 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n", out
+    )
     assert invoke("run", path, "--agent", "scripted:factory", "-q")[0] == 1
     assert invoke("run", path, "--agent", "scripted:broken", "-q")[0] == 3
     assert invoke("run", path, "--agent", "scripted:factory", "-o", tmp_path / "r.txt")[0] == 2
     assert invoke("run", tmp_path / "missing.yaml")[0] == 2
     code, _, err = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
-    assert err.splitlines() == ["running 1 test case(s)", err.splitlines()[1]]
+    assert err.splitlines() == ["running 1 test case(s) (1 turn(s))", err.splitlines()[1]]
     assert re.fullmatch(r"PASS  single \(1 turn, \d+ ms\)", err.splitlines()[1])
 
 
@@ -455,6 +500,7 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     import io
 
     from holodeck_lsp.runner.report.progress import PlainProgress, RichProgress, make_progress
+    from holodeck_lsp.runner.report.run_counts import RunCounts
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -464,8 +510,9 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     from holodeck_lsp.runner.command import RunOptions, run_command
 
     screen = Terminal()
-    assert isinstance(make_progress(False, screen), RichProgress)
-    assert isinstance(make_progress(False, io.StringIO()), PlainProgress)
+    counts = RunCounts(2, 0, 1, 2, 5)
+    assert isinstance(make_progress(False, counts, screen), RichProgress)
+    assert isinstance(make_progress(False, counts, io.StringIO()), PlainProgress)
     code = run_command(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
     assert code == 1
     text = screen.getvalue()

@@ -6,46 +6,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 
 from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.report.event_stream import EventStream
+from holodeck_lsp.runner.score.read_back import read_turn
 from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
-from holodeck_lsp.runner.score.rollup import CaseOutcome
+from holodeck_lsp.runner.score.rollup import CaseOutcome, result_turns
 from holodeck_lsp.runner.score.tool_assertions import turn_regex_pairs
-
-
-class ReportError(Exception):
-    """The report cannot be read: exit 2."""
-
-
-def read_report(path: Path) -> TestReport:
-    try:
-        return TestReport.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read {path}: {exc}") from None
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise ReportError(f"{path} is not a report of `run`: {first}") from None
-
-
-def as_turn(result: TestResult) -> TurnResult:
-    """A single-turn case's result as its one turn."""
-    return TurnResult(
-        turn_index=0,
-        input=result.test_input,
-        response=result.agent_response,
-        ground_truth=result.ground_truth,
-        expected_tools=result.expected_tools,
-        tool_calls=result.tool_calls,
-        tool_invocations=result.tool_invocations,
-        tools_matched=result.tools_matched,
-        metric_results=result.metric_results,
-        passed=result.passed,
-        execution_time_ms=result.execution_time_ms,
-        errors=result.errors,
-    )
 
 
 def _matching(cases: list[PlannedCase], result: TestResult, position: int) -> PlannedCase | None:
@@ -64,7 +32,7 @@ def _placed(
     for position, result in enumerate(report.results):
         case = _matching(cases, result, position)
         if case is not None:
-            turns = result.turns if result.turns is not None else [as_turn(result)]
+            turns = result_turns(result)
             yield case, result, [t for t in turns if t.turn_index < len(case.turns)]
 
 
@@ -87,14 +55,20 @@ async def _judged(report: TestReport, cases: list[PlannedCase]) -> Verdicts:
 
 
 def emit_report(report: TestReport, cases: list[PlannedCase], events: EventStream) -> int:
-    """Every result the suite still has a case for, as events; the exit code the run had."""
+    """Every result the suite still has a case for, as events, its tool calls scored
+    against the suite as it is now; the exit code the run had."""
     regexes = asyncio.run(_judged(report, cases))
     events.run_started()
     for case, result, turns in _placed(report, cases):
         events.case_started(case)
+        scores = []
         for turn in turns:
-            events.turn_finished(case, turn, regexes)
-        events.case_finished(CaseOutcome(case, result, 0))
+            planned = case.turns[turn.turn_index]
+            at = case.turn_path(turn.turn_index)
+            score = read_turn(turn, at, not case.multi_turn, planned, regexes)
+            events.turn_finished(case, turn, score)
+            scores.append(score)
+        events.case_finished(CaseOutcome(case, result, 0, scores))
     code = 0 if report.summary.failed == 0 else 1
     events.run_ended(report, code)
     return code
