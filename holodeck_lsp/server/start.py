@@ -1,9 +1,9 @@
 """`holodeck-lsp serve`: the validation worker starts first, then the protocol side loads.
 
 The worker's process loads the validation code while this one loads lsprotocol and
-pygls, so the two halves of start-up overlap, and the first document the editor opens
-finds a worker ready for it (`startup.py`). Only light modules are imported here, before
-the worker starts.
+pygls, so the two halves of start-up overlap; meanwhile a thread answers `initialize`
+and hands the first document the editor opens to the worker (`first_messages.py`).
+Only light modules are imported here, before the worker starts.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import sys
 
 from holodeck_lsp.isolation.children import drop_working_directory
 from holodeck_lsp.server import code_cache, stdio, timing
-from holodeck_lsp.server.first_messages import FirstMessages
 from holodeck_lsp.server.startup import start_validator
 
 
@@ -46,6 +45,8 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     timing.mark("validation worker launched")
     first = None
     if port is None:  # the client's first messages are read while the rest loads
+        from holodeck_lsp.server.first_messages import FirstMessages  # once the worker is off
+
         first = FirstMessages(*pipes, validator)
         first.begin()
     code_cache.install()  # before lsprotocol's classes are built
