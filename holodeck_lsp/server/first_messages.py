@@ -75,14 +75,15 @@ def _frame(buffer: bytearray) -> tuple[int, bytes] | None:
     stop = start + int(lengths[0].group(1))
     if len(buffer) < stop:
         return None
-    return stop, bytes(buffer[start:stop])
+    with memoryview(buffer) as view:  # one copy of the body, not two
+        return stop, bytes(view[start:stop])
 
 
 def _is_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
-def _write_all(fd: int, data: bytes | bytearray) -> None:
+def _write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
@@ -160,7 +161,8 @@ class FirstMessages:
                 end, body = found
                 going_on = not self._handed_over and self._look_at(body, first)
                 first = False
-                _write_all(self._pipe, buffer[:end])
+                with memoryview(buffer) as view:
+                    _write_all(self._pipe, view[:end])
                 del buffer[:end]
                 if not going_on:
                     return buffer

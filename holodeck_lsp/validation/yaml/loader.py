@@ -463,7 +463,7 @@ _CONSTRUCTOR = SafeConstructor()
 # scalar alone, and the values are immutable. Bounded: cleared past _REMEMBERED entries.
 _resolved: dict[tuple[str, Any], str] = {}
 _built: dict[tuple[str, str], Any] = {}
-_REMEMBERED = 20_000
+_REMEMBERED = 4_000
 _REMEMBERED_LENGTH = 200
 # Up to this many characters, a text's positions are built when first asked for (most
 # files have no problem to place); a longer one's at once, not to hold all its events.
