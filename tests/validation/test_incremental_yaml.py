@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -119,11 +118,7 @@ EDITS = [
 ]
 
 
-@settings(
-    max_examples=int(os.environ.get("HL_EXAMPLES", "300")),  # more locally: HL_EXAMPLES=3000
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from([BASE, PAYLOAD]),
     st.lists(

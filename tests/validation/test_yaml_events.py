@@ -77,8 +77,7 @@ PIECES = [
 ]
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.sampled_from(PIECES), min_size=1, max_size=12))
 def test_random_texts_load_the_same(lines: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     _assert_same("\n".join(lines) + "\n", monkeypatch)
