@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.server.lsp_client import Client, diag, open_doc
-from tests.server.suites import alias_bomb, small_agent
+from tests.support.suites import alias_bomb, small_agent
 
 AGENT = small_agent("hostile")
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.server.suites import small_agent
 from tests.server.wire import Wire
+from tests.support.suites import small_agent
 
 AGENT = small_agent("wire")
 

@@ -25,8 +25,8 @@ from tests.server.lsp_client import (
     server_env,
     start,
 )
-from tests.server.suites import suite
 from tests.server.wire import frame, read_message
+from tests.support.suites import suite
 
 
 async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path) -> None:

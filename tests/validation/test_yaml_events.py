@@ -3,17 +3,13 @@ first gives (data, positions, problems), and anything unusual is left to the nod
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holodeck_lsp.validation.yaml import loader
-from tests.conftest import CORPUS, FIXTURES, REPO
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-from gen_suite import suite
+from tests.conftest import CORPUS, FIXTURES
+from tests.support.suites import suite
 
 
 def _both(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[loader.LoadedYaml, ...]:
