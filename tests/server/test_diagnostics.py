@@ -17,6 +17,9 @@ from tests.server.lsp_client import (
     stop,
     uri,
 )
+from tests.server.shared_servers import shares_servers
+
+pytestmark = shares_servers(__name__)
 
 W = types.DiagnosticSeverity.Warning
 BROKEN = """name: bot

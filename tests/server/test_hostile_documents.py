@@ -11,7 +11,10 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.server.lsp_client import Client, diag, open_doc
+from tests.server.shared_servers import shares_servers
 from tests.support.suites import alias_bomb, small_agent
+
+pytestmark = shares_servers(__name__)
 
 AGENT = small_agent("hostile")
 
