@@ -10,9 +10,10 @@ of their own, so nothing published for an earlier test is taken for one of its o
 What a server of its own would give that a shared one does not (a `logMessage` of start-
 up, counters from zero) is read from where the test began, never from zero.
 
-A module using `push` or `pull` runs its tests in one event loop, on one xdist worker:
+A module using `push` or `pull` runs its tests in one event loop (xdist runs a module's
+tests on one worker: `--dist loadscope`, pyproject.toml):
 
-    pytestmark = shares_servers(__name__)
+    pytestmark = SHARES_SERVERS
 
 A test that needs a server of its own (other capabilities or options, a user config, the
 server process itself as the subject) starts one with `lsp_client.start`.
@@ -27,11 +28,8 @@ from lsprotocol import types
 
 from tests.server.lsp_client import Client, uri
 
-
-def shares_servers(module: str) -> list[pytest.MarkDecorator]:
-    """The marks of a module whose tests share its servers: one event loop (the servers'
-    pipes belong to it), one xdist worker (else each worker would start its own)."""
-    return [pytest.mark.asyncio(loop_scope="module"), pytest.mark.xdist_group(module)]
+# The marks of a module whose tests share its servers: their pipes belong to one event loop.
+SHARES_SERVERS = pytest.mark.asyncio(loop_scope="module")
 
 
 def hand_over(client: Client, workspace: Path, previous: Path) -> None:

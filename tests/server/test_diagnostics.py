@@ -17,9 +17,9 @@ from tests.server.lsp_client import (
     stop,
     uri,
 )
-from tests.server.shared_servers import shares_servers
+from tests.server.shared_servers import SHARES_SERVERS
 
-pytestmark = shares_servers(__name__)
+pytestmark = SHARES_SERVERS
 
 W = types.DiagnosticSeverity.Warning
 BROKEN = """name: bot

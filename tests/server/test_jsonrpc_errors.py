@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.server.shared_servers import shares_servers
+from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import Wire
 from tests.support.suites import small_agent
 
-pytestmark = shares_servers(__name__)
+pytestmark = SHARES_SERVERS
 AGENT = small_agent("wire")
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, diag, edit, open_doc, pull_report, uri
-from tests.server.shared_servers import shares_servers
+from tests.server.shared_servers import SHARES_SERVERS
 
-pytestmark = shares_servers(__name__)
+pytestmark = SHARES_SERVERS
 
 W = types.DiagnosticSeverity.Warning
 

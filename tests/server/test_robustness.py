@@ -25,11 +25,11 @@ from tests.server.lsp_client import (
     server_env,
     start,
 )
-from tests.server.shared_servers import shares_servers
+from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import frame, read_message
 from tests.support.suites import suite
 
-pytestmark = shares_servers(__name__)
+pytestmark = SHARES_SERVERS
 
 
 async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path) -> None:

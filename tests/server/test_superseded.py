@@ -9,11 +9,11 @@ import pytest
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, diag, open_doc, replace_all
-from tests.server.shared_servers import shares_servers
+from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import Wire
 from tests.support.suites import small_agent, suite
 
-pytestmark = shares_servers(__name__)
+pytestmark = SHARES_SERVERS
 
 SMALL = small_agent("small") + "    bogus: 1\n"
 
