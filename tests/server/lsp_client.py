@@ -24,6 +24,9 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SERVER = [sys.executable, "-m", "holodeck_lsp.server"]
+# The same server validating on a thread, not in a worker process (thread_worker_server.py):
+# for a test whose subject is neither that process nor its limits.
+THREAD_WORKER_SERVER = [sys.executable, "-m", "tests.server.thread_worker_server"]
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 SOURCE = "holodeck-lsp"
 

@@ -13,7 +13,14 @@ from lsprotocol import types
 
 from tests.conftest import REPO
 from tests.runner.helpers import invoke
-from tests.server.lsp_client import Client, open_doc, push_capabilities, start, stop
+from tests.server.lsp_client import (
+    THREAD_WORKER_SERVER,
+    Client,
+    open_doc,
+    push_capabilities,
+    start,
+    stop,
+)
 
 E, W = types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning
 
@@ -45,6 +52,7 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
         agent.parent,
         push_capabilities(),
         options={"workspaceTrusted": True, "run": {"replay": "replay.jsonl"}},
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, agent)
@@ -120,7 +128,8 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
         "-o", report,
     )  # fmt: skip
     assert code == 1, err
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
     try:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
