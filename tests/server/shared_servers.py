@@ -16,7 +16,8 @@ tests on one worker: `--dist loadscope`, pyproject.toml):
     pytestmark = SHARES_SERVERS
 
 A test that needs a server of its own (other capabilities or options, a user config, the
-server process itself as the subject) starts one with `lsp_client.start`.
+server process itself as the subject) starts one with `lsp_client.start`, with
+`command=THREAD_WORKER_SERVER` when the validation worker process is not its subject.
 """
 
 from __future__ import annotations
@@ -26,28 +27,46 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
+from tests.server import lsp_client
 from tests.server.lsp_client import Client, uri
 
 # The marks of a module whose tests share its servers: their pipes belong to one event loop.
 SHARES_SERVERS = pytest.mark.asyncio(loop_scope="module")
 
 
-def hand_over(client: Client, workspace: Path, previous: Path) -> None:
-    """The server's workspace folder becomes ``workspace`` (it was ``previous``)."""
-    client.workspace_did_change_workspace_folders(
-        types.DidChangeWorkspaceFoldersParams(
-            types.WorkspaceFoldersChangeEvent(
-                added=[types.WorkspaceFolder(uri(workspace), "ws")],
-                removed=[types.WorkspaceFolder(uri(previous), "ws")],
+class SharedServer:
+    """A module's server for one kind of client, lent to its tests one after another."""
+
+    def __init__(self, client: Client, workspace: Path) -> None:
+        self.client = client
+        self.workspace = workspace  # the folder it was last given
+
+    @classmethod
+    async def start(cls, folder: Path, capabilities: types.ClientCapabilities) -> SharedServer:
+        """The server, initialized on ``folder`` (an empty one: each test brings its own)."""
+        return cls(await lsp_client.start(folder, capabilities), folder)
+
+    def lend(self, workspace: Path) -> Client:
+        """The client, the server's workspace folder now ``workspace`` (as an editor
+        switching folders tells it: `workspace/didChangeWorkspaceFolders`)."""
+        self.client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                types.WorkspaceFoldersChangeEvent(
+                    added=[types.WorkspaceFolder(uri(workspace), "ws")],
+                    removed=[types.WorkspaceFolder(uri(self.workspace), "ws")],
+                )
             )
         )
-    )
+        self.workspace = workspace
+        return self.client
 
+    def take_back(self) -> None:
+        """Close every document the test opened (closing one it closed is a no-op)."""
+        for doc_uri in self.client.opened:
+            self.client.text_document_did_close(
+                types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc_uri))
+            )
+        self.client.opened.clear()
 
-def close_opened(client: Client) -> None:
-    """Close every document the test opened (closing one it closed already is a no-op)."""
-    for doc_uri in client.opened:
-        client.text_document_did_close(
-            types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc_uri))
-        )
-    client.opened.clear()
+    async def stop(self) -> None:
+        await lsp_client.stop(self.client)
