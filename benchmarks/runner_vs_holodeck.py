@@ -1,7 +1,7 @@
 """`holodeck-lsp run` and HoloDeck 0.7.1's `holodeck test` side by side, on the same suites
 against the same loopback model service.
 
-    python benchmarks/runner_vs_holodeck.py [--repeat 3]
+    python -m benchmarks.runner_vs_holodeck [--repeat 3]
 
 Scenarios: 100 test cases x 4 turns with a service that answers at once, and 20 x 4 with
 50 ms of service latency, each at parallel_test_cases 1 and 8. For each runner: wall time

@@ -18,7 +18,13 @@ from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import DEFAULT_FORMAT, FORMATS
 from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from holodeck_lsp.hygiene.controls import visible
-from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT, DEFAULT_LLM_TIMEOUT
+from holodeck_lsp.run_defaults import (
+    COMPARE_FORMATS,
+    DEFAULT_ALPHA,
+    DEFAULT_GRADER_TIMEOUT,
+    DEFAULT_LLM_TIMEOUT,
+    FAIL_ON,
+)
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
     UnknownCode,
@@ -333,6 +339,13 @@ def run(
             "(an editor places a CI failure this way)."
         ),
     ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            help="An earlier run's JSON report (or a folder of its shards): what changed "
+            "since, beside each case on the terminal and in the Markdown and HTML reports."
+        ),
+    ] = None,
     keyword: Annotated[
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
@@ -384,6 +397,7 @@ def run(
         case=case,
         up_to_turn=up_to_turn,
         from_report=from_report,
+        baseline=baseline,
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
 
@@ -407,6 +421,53 @@ def merge(
 
     code = merge_command(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
     raise typer.Exit(code)
+
+
+@app.command()
+def compare(
+    base: Annotated[
+        Path,
+        typer.Argument(
+            help="The earlier run: a JSON report (of run, merge or holodeck test), or a "
+            "folder of shard reports."
+        ),
+    ],
+    head: Annotated[Path, typer.Argument(help="The later run, as BASE.")],
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for a terminal, markdown for a pull-request comment, json.",
+            click_type=click.Choice(list(COMPARE_FORMATS)),
+        ),
+    ] = COMPARE_FORMATS[0],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on",
+            help="Exit 1 on a regression beyond noise, on any changed turn, or never.",
+            click_type=click.Choice(list(FAIL_ON)),
+        ),
+    ] = FAIL_ON[0],
+    alpha: Annotated[
+        float,
+        typer.Option(
+            help="With --repeat runs: a pass rate changed with p below this is beyond noise."
+        ),
+    ] = DEFAULT_ALPHA,
+) -> None:
+    """Compare two runs turn by turn; exit 0, 1 on a regression (--fail-on), 2 bad input."""
+    from holodeck_lsp.runner.report.comparison.compare_command import (
+        CompareOptions,
+        compare_command,
+    )
+
+    options = CompareOptions(base, head, output_format, output, fail_on, alpha)
+    raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))
 
 
 def _print_version(asked: bool) -> None:

@@ -3,3 +3,10 @@ imports, so the command line reads them without loading the runner."""
 
 DEFAULT_LLM_TIMEOUT = 60.0  # seconds per turn when no option, file or variable sets one
 DEFAULT_GRADER_TIMEOUT = 30.0  # seconds a code grader may take per call
+
+# `compare` (and `run --baseline`): its output formats, what fails it, and the significance
+# level of the noise test: a pass rate that changed with p < 0.05 (Fisher's exact test)
+# is beyond noise, the usual convention.
+COMPARE_FORMATS = ("text", "markdown", "json")
+FAIL_ON = ("regressed", "any-change", "never")
+DEFAULT_ALPHA = 0.05

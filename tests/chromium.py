@@ -164,7 +164,27 @@ class Chromium:
             raise ChromiumError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def screenshot(self, target: Path) -> None:
-        shot = self.call("Page.captureScreenshot", {"format": "png"})
+    def screenshot(self, target: Path, full_page: bool = False) -> None:
+        """The viewport, or the whole page (``full_page``), as a PNG file."""
+        params: dict[str, Any] = {"format": "png"}
+        if full_page:
+            params["captureBeyondViewport"] = True
+            size = self.call("Page.getLayoutMetrics")["cssContentSize"]
+            params["clip"] = {
+                "x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1,
+            }  # fmt: skip
+        shot = self.call("Page.captureScreenshot", params)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(base64.b64decode(shot["data"]))
+
+    def press(self, key: str) -> None:
+        """A key pressed and released on the page, as a person types it (one character)."""
+        for kind in ("keyDown", "keyUp"):
+            event: dict[str, Any] = {"type": kind, "key": key, "code": f"Key{key.upper()}"}
+            if kind == "keyDown":
+                event["text"] = key
+            self.call("Input.dispatchKeyEvent", event)
+
+    def emulate_print(self, on: bool = True) -> None:
+        """Styles as for printing (`@media print`), or back to the screen's."""
+        self.call("Emulation.setEmulatedMedia", {"media": "print" if on else ""})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.hygiene.controls import visible
 
 _TICKS = re.compile("`+")
@@ -21,3 +22,12 @@ def code_span(text: str) -> str:
     # strips exactly one space from each side).
     pad = " " if flat[0] in "` " or flat[-1] in "` " else ""
     return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def code_cell(text: str | None, limit: int | None = None) -> str:
+    """Untrusted text as code on one line, cut to ``limit`` characters, fit for a table
+    cell (where `|` must be escaped, even in code); nothing for no text."""
+    if not text:
+        return ""
+    flat = " ".join(text.split())
+    return code_span(clip(flat, limit) if limit is not None else flat).replace("|", "\\|")

@@ -9,9 +9,10 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TextIO
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
 from holodeck_lsp.runner.collect.focus import focus
@@ -27,24 +28,30 @@ from holodeck_lsp.runner.execute.interrupts import Interrupts
 from holodeck_lsp.runner.execute.metric_preflight import MetricSetupError
 from holodeck_lsp.runner.execute.recording import ReplayFileError, load_replay
 from holodeck_lsp.runner.execute.suite_execution import Progress, SuiteRun, execute
+from holodeck_lsp.runner.report.comparison.run_baseline import BaselineMarks, ran_part
+from holodeck_lsp.runner.report.comparison.run_sides import RunSide, read_side, report_side
+from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.console import (
+    baseline_lines,
     print_config_error,
     print_start_failure,
     repeat_line,
     summary_line,
 )
 from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
-from holodeck_lsp.runner.report.formats import renderer_for, write_reports
-from holodeck_lsp.runner.report.from_report import ReportError, emit_report, read_report
+from holodeck_lsp.runner.report.formats import render_json, renderer_for, write_reports
+from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
-from holodeck_lsp.runner.report.shard_merge import MergeError, merge_reports
+from holodeck_lsp.runner.report.report_reading import ReportError, read_report
+from holodeck_lsp.runner.report.run_counts import planned_counts
+from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import ledger_line
 from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy
-from holodeck_lsp.runner.services.redaction import Secrets, TerminalStream, activated
+from holodeck_lsp.runner.services.redaction import Secrets, activated, terminal_stream
 from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
 from holodeck_lsp.runner.services.service_targets import BackendConfigError
 from holodeck_lsp.runner.tools.tool_kind import ToolContext
@@ -76,6 +83,7 @@ class RunOptions:
     case: int | None = None  # `--case N`: only the test case at that position
     up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
+    baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
@@ -113,17 +121,13 @@ def run_command(
     env = os.environ if env is None else env
     # The run's one registry of secrets: what it prints or writes is masked with it.
     secrets = Secrets(environment_secrets(env))
-    out, err = _terminal(out, secrets), _terminal(err, secrets)
+    out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
     with activated(secrets), Interrupts() as interrupts, contextlib.ExitStack() as closing:
         try:
             return _run(options, out, err, env, secrets, interrupts, closing)
         except KeyboardInterrupt:
             err.write(f"exit {interrupts.exit_code}: interrupted before the first request\n")
             return interrupts.exit_code
-
-
-def _terminal(stream: TextIO, secrets: Secrets) -> TextIO:
-    return cast(TextIO, TerminalStream(stream, secrets))
 
 
 def _event_stream(
@@ -133,6 +137,7 @@ def _event_stream(
     cases: list[PlannedCase],
     secrets: Secrets,
     closing: contextlib.ExitStack,
+    marks: BaselineMarks | None,
 ) -> EventStream | None:
     if options.events is None:
         return None
@@ -141,7 +146,13 @@ def _event_stream(
     else:
         stream = closing.enter_context(open(options.events, "w", encoding="utf-8"))  # noqa: SIM115
     return EventStream(
-        stream, suite.agent, str(options.agent_file), cases, secrets, repeat=options.repeat
+        stream,
+        suite.agent,
+        str(options.agent_file),
+        cases,
+        secrets,
+        repeat=options.repeat,
+        baseline=marks,
     )
 
 
@@ -152,13 +163,14 @@ def _from_report(
     out: TextIO,
     secrets: Secrets,
     closing: contextlib.ExitStack,
+    marks: BaselineMarks | None,
 ) -> int:
     """`--from-report`: the report's results as events of this suite; nothing runs."""
     assert options.from_report is not None
     if options.events is None:
         raise UsageError("--from-report writes events: give --events FILE or -")
     report = read_report(options.from_report)
-    events = _event_stream(options, out, suite, cases, secrets, closing)
+    events = _event_stream(options, out, suite, cases, secrets, closing, marks)
     assert events is not None
     return emit_report(report, cases, events)
 
@@ -174,7 +186,9 @@ def _run(
 ) -> int:
     try:
         shard = _check_options(options)
-        suite = load_suite(options.agent_file, env, options.user_config)
+        # A replay calls no service: a key it would have sent may be unset.
+        secrets_needed = options.replay is None
+        suite = load_suite(options.agent_file, env, options.user_config, secrets_needed)
         secrets.add_all(config_secrets(suite.agent))
         yaml_parallel = suite.execution.parallel_test_cases
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
@@ -184,8 +198,10 @@ def _run(
             cases = focus(cases, options.case, options.up_to_turn)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        baseline = read_side(options.baseline) if options.baseline is not None else None
+        marks = BaselineMarks(baseline, planned) if baseline is not None else None
         if options.from_report is not None:
-            return _from_report(options, suite, cases, out, secrets, closing)
+            return _from_report(options, suite, cases, out, secrets, closing, marks)
         # The recording being resumed: read once, the agent and the judges share it.
         resumed = load_replay(options.resume) if options.resume is not None else None
         limit = turn_limit(suite, options.llm_timeout, env)
@@ -221,7 +237,7 @@ def _run(
         resolved = suite.agent.model_copy(update={"execution": suite.execution})
         for warning in unapplied_warnings(resolved):  # config.yaml's execution included
             err.write(f"warning: {warning}\n")
-    events = _event_stream(options, out, suite, cases, secrets, closing)
+    events = _event_stream(options, out, suite, cases, secrets, closing, marks)
     if options.events == "-":
         out = err  # stdout holds the events alone
     settings = CaseRunSettings(
@@ -234,9 +250,13 @@ def _run(
         on_turn=events.turn_finished if events is not None else None,
     )
     context = ToolContext(
-        suite.folder, env, isolate_mcp=options.isolate_mcp, reingest=options.reingest
+        suite.folder,
+        env,
+        isolate_mcp=options.isolate_mcp,
+        reingest=options.reingest,
+        database_origins=suite.database_origins,
     )
-    progress: Progress = make_progress(options.quiet, err)
+    progress: Progress = make_progress(options.quiet, planned_counts(cases, options.repeat), err)
     if events is not None:
         progress = WithEvents(progress, events)
     run = SuiteRun(backend, expand(cases, options.repeat), settings, tools, context, progress)
@@ -266,7 +286,11 @@ def _run(
         duration,
         environment,
     )
-    problems = write_reports(report, options.outputs, secrets)
+    comparison = None
+    if baseline is not None:
+        before = ran_part(baseline, planned, cases)
+        comparison = compare_runs(before, _this_run(report, options.outputs))
+    problems = write_reports(report, options.outputs, secrets, comparison)
     if recorder is not None and recording is not None:
         try:
             recorder.write(recording, secrets)
@@ -278,6 +302,8 @@ def _run(
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
+    if comparison is not None:
+        out.write("".join(line + "\n" for line in baseline_lines(comparison)))
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = verdict(report, done, problems)
@@ -288,6 +314,12 @@ def _run(
     if why is not None:
         err.write(f"exit {code}: {why}\n")  # the last line: why the exit code is this
     return code
+
+
+def _this_run(report: TestReport, outputs: list[Path]) -> RunSide:
+    """The run just made, as the HEAD of its comparison with `--baseline`."""
+    written = [path for path in outputs if renderer_for(path) is render_json]
+    return report_side(report, written, "this run")
 
 
 def _check_writable(paths: list[Path]) -> None:
@@ -305,12 +337,12 @@ def merge_command(
 ) -> int:
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
-    out, err = _terminal(out, secrets), _terminal(err, secrets)
+    out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
     try:
         for path in outputs:
             renderer_for(path)
         report = merge_reports(paths, allow_partial)
-    except (ValueError, MergeError) as exc:
+    except (ValueError, ReportError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
     problems = write_reports(report, outputs, secrets)

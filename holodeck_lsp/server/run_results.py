@@ -2,8 +2,10 @@
 `holodeck-lsp run` and hover text, built from `run --events` (docs/run-events.md).
 
 A diagnostic remembers the text of its line; once that line changes it is dropped, and
-the next run of the document replaces them all. In a Markdown hover, what the model, a tool
-or the agent file said is code: a reply cannot load an image or plant a live link.
+the next run of the document replaces them all. With a baseline (`run.baseline`), a turn or
+case that passed there and fails now is REGRESSED, its turn's diagnostic an error. In a
+Markdown hover, what the model, a tool or the agent file said is code: a reply cannot load
+an image or plant a live link.
 """
 
 from __future__ import annotations
@@ -193,6 +195,7 @@ def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> Docum
             lines = placer.lines_of(event["path"])
             if lines is not None:
                 verdict = "PASS" if event["passed"] else "FAIL"
+                verdict = "REGRESSED" if _regressed(event) else verdict
                 fields = [("errors", [_cut(e) for e in event["errors"][:3]])]
                 texts = verdict_texts(
                     verdict, _cut(event["label"]), event["duration_ms"],
@@ -215,10 +218,18 @@ def _metric_failure(event: dict[str, Any], placer: _Placer, runs: DocumentRuns) 
         runs.placed.append(placed)
 
 
+def _regressed(event: dict[str, Any]) -> bool:
+    """The turn or case passed in the baseline (`run.baseline`) and fails now."""
+    baseline = event.get("baseline")
+    return isinstance(baseline, dict) and baseline.get("change") == "regressed"
+
+
 def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: list[str]) -> None:
     path = event["path"]
     lines = placer.lines_of(path)
     verdict = "SKIP" if event["skipped"] else ("PASS" if event["passed"] else "FAIL")
+    if _regressed(event):
+        verdict = "REGRESSED"
     calls = ", ".join(
         f"{c['name']}({', '.join(f'{k}={v!r}' for k, v in c['args'].items())})"
         for c in event["tool_calls"]
@@ -232,6 +243,8 @@ def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: l
         fields.append(("metrics", [_cut(m) for m in metrics]))
     if event["errors"]:
         fields.append(("errors", [_cut(e) for e in event["errors"][:3]]))
+    if isinstance(event.get("baseline"), dict):
+        fields.append(("since the baseline", [_cut(str(event["baseline"].get("text")))]))
     if lines is not None:
         texts = verdict_texts(
             verdict, f"turn {event['turn']}", event["duration_ms"], fields, label=False
@@ -239,8 +252,12 @@ def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: l
         runs.verdicts.append(Verdict(*lines, *texts))
     if not event["passed"]:
         message = f"turn {event['turn']} failed in the last run"
+        severity = types.DiagnosticSeverity.Warning
+        if _regressed(event):
+            message = f"turn {event['turn']} regressed: it passed in the baseline, failed now"
+            severity = types.DiagnosticSeverity.Error
         if event["errors"]:
             message += ": " + _cut(event["errors"][0])
-        placed = placer.place(f"{path}.input", message, types.DiagnosticSeverity.Warning)
+        placed = placer.place(f"{path}.input", message, severity)
         if placed is not None:
             runs.placed.append(placed)

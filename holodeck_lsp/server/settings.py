@@ -2,9 +2,10 @@
 
 Shape: {"files": {"include": [glob, ...]}, "graders": {"import": "never" | "trusted"},
 "workspaceTrusted": bool, "severity": {"HL401": "error" | "warning" | "information" |
-"hint" | "off"}}. Each part that is missing keeps its default; each part that is
-invalid falls back to its default and yields a message for the log. Other keys belong
-to the editor extension (it shares the section) and are ignored.
+"hint" | "off"}, "run": {"replay": path, "baseline": path}}. Each part that is missing
+keeps its default; each part that is invalid falls back to its default and yields a
+message for the log. Other keys belong to the editor extension (it shares the section)
+and are ignored.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class Settings:
     workspace_trusted: bool = False
     severity: dict[str, Severity | None] = field(default_factory=dict)
     run_replay: str | None = None  # `run.replay`: the recording "Run case" replays
+    run_baseline: str | None = None  # `run.baseline`: the report "Run case" compares with
 
     @property
     def import_graders(self) -> bool:
@@ -101,12 +103,18 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
             trusted = False
     if "severity" in raw:
         severity = _severity(raw["severity"], problems)
-    replay = settings.run_replay
+    replay, baseline = settings.run_replay, settings.run_baseline
     if "run" in raw:
-        run = raw["run"]
-        replay = run.get("replay") if isinstance(run, dict) else None
-        if replay is not None and not isinstance(replay, str):
-            problems.append(f"run.replay must be a file path, got {replay!r}")
-            replay = None
+        run = raw["run"] if isinstance(raw["run"], dict) else {}
+        replay, baseline = _path(run, "replay", problems), _path(run, "baseline", problems)
     # Other keys (`server`, `trace`, ...) are the client's own settings of the same section.
-    return Settings(include, grader_import, trusted, severity, replay or None), problems
+    return Settings(include, grader_import, trusted, severity, replay, baseline), problems
+
+
+def _path(run: dict[str, Any], key: str, problems: list[str]) -> str | None:
+    """`run.replay` or `run.baseline`: a file path, or nothing (none, or empty)."""
+    value = run.get(key)
+    if value is not None and not isinstance(value, str):
+        problems.append(f"run.{key} must be a file path, got {value!r}")
+        return None
+    return value or None

@@ -17,7 +17,7 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
 from holodeck_lsp.models.project_config import GlobalConfig
 from holodeck_lsp.models.test_cases_file import TestCasesFile, test_cases_file_path
-from holodeck_lsp.validation.collector import Collector, SourceDoc, related_at
+from holodeck_lsp.validation.collector import Collector, Origin, SourceDoc, related_at
 from holodeck_lsp.validation.config_merge import (
     ConfigFile,
     execution_defaults,
@@ -58,6 +58,9 @@ class ValidationResult:
     agent: Agent | None = None  # the validated model, when the file is a valid agent
     # `execution:` of the config files (project, else user), below the agent's own block.
     config_execution: dict[str, Any] = field(default_factory=dict)
+    # Where the config merge put values into the agent (a tool's `database:` name replaced
+    # by a config file's vector store): said with a diagnostic, or a run's error, there.
+    config_origins: tuple[Origin, ...] = ()
     # The Python files its graders live in: a change there may change the diagnostics.
     grader_modules: set[Path] = field(default_factory=set)
     # The folder of its project, and the files it pulled in from outside it (HL607):
@@ -232,7 +235,7 @@ def _validate_agent(
                 )
     references = store_references(logical)
     usable = [c for c in configs if not c.broken]
-    origins = tuple(merge_config(logical, usable))
+    origins = result.config_origins = tuple(merge_config(logical, usable))
     result.config_execution = execution_defaults(usable)
     collector = Collector(logical, _same_doc(doc), by_file, origins)
     if not any(c.broken for c in configs):

@@ -1,5 +1,5 @@
 """One version, from `holodeck_lsp.__version__`: the package metadata, `--version`, SARIF and
-the runner's reports all say the same."""
+the runner's reports (beside HoloDeck's version, in HoloDeck's field) all say the same."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from holodeck_lsp import __version__
 from holodeck_lsp.cli import app
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 from tests.runner.helpers import ECHO, run_suite, write
 
 SUITE = """\
@@ -39,11 +39,14 @@ def test_sarif_names_the_same_version() -> None:
     assert (driver["name"], driver["version"]) == ("holodeck-lsp", __version__)
 
 
-def test_a_run_report_names_the_same_version(tmp_path: Path) -> None:
+def test_a_run_report_names_ours_beside_holodecks_version(tmp_path: Path) -> None:
     agent = write(tmp_path, {"agent.yaml": SUITE, "echo.py": ECHO})
 
     code, report, err = run_suite(agent, "--agent", "echo:factory")
 
     assert code == 0, err
-    assert report["holodeck_version"] == __version__
-    assert report["environment"]["runner"] == f"holodeck-lsp {__version__}"
+    # HoloDeck's field holds HoloDeck's version: that of the `holodeck test` `run` follows,
+    # the one the runner differential installs.
+    pinned = (REPO / "tests" / "differential" / "runner" / "requirements.txt").read_text()
+    assert f"holodeck-ai=={report['holodeck_version']}\n" in pinned
+    assert report["environment"]["holodeck_lsp_version"] == __version__

@@ -197,7 +197,7 @@ def test_ctrl_c_ends_the_events_with_run_interrupted(tmp_path: Path) -> None:
     assert {k: last[k] for k in ("event", "reason", "not_run", "exit_code")} == {
         "event": "run_interrupted",
         "reason": "interrupted by Ctrl-C (SIGINT)",
-        "not_run": ["case 4"],
+        "not_run": ["case 3", "case 4"],  # case 3 did not finish: not run, not failed
         "exit_code": 130,
     }
     finished = [e["label"] for e in events if e["event"] == "case_finished"]

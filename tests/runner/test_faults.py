@@ -132,7 +132,7 @@ def test_system_exit_and_keyboard_interrupt_of_a_grader_are_that_metrics_error(
     data = report(out)
     assert (process.returncode, stdout) == (
         1,
-        "5 test case(s) run: 3 passed, 2 failed (60%) in " + stdout.split(" in ")[1],
+        "5 test case(s) run (15 turn(s)): 3 passed, 2 failed (60%) in " + stdout.split(" in ")[1],
     ), err
     assert grader_errors(data) == [("case 1", t, "SystemExit: 7") for t in range(3)] + [
         ("case 3", t, "KeyboardInterrupt: from the grader") for t in range(3)
@@ -176,13 +176,16 @@ def test_a_replay_that_lacks_a_request_writes_a_partial_report(tmp_path: Path) -
     assert code == 3
     assert err.splitlines()[0].startswith("error: replay: case 2, turn 0: no recorded exchange")
     assert err.splitlines()[-1] == (
-        f"exit 3: the run stopped early ({data['stop_reason']}); 2 test case(s) kept, 3 did not run"
+        f"exit 3: the run stopped early ({data['stop_reason']}); "
+        "2 of 5 test case(s) kept, 3 did not run"
     )
     assert data["interrupted"] is True
     assert data["stop_reason"].startswith("replay: case 2, turn 0: no recorded exchange")
     assert verdicts(data) == {"case 0": True, "case 1": True}
     assert data["not_run"] == ["case 2", "case 3", "case 4"]
-    assert stdout.startswith("2 test case(s) run: 2 passed, 0 failed")
+    assert stdout.startswith(
+        "interrupted: 2 of 5 test case(s) run (6 turn(s)): 2 passed, 0 failed (100%), 3 not run"
+    )
 
 
 def test_an_empty_replay_file_is_a_configuration_error(tmp_path: Path) -> None:
@@ -334,36 +337,46 @@ def test_ctrl_c_stops_the_run_and_writes_what_finished(
     with FakeModelServer(script) as server:
         path = suite(tmp_path, server.url)
         out, record = tmp_path / "report.json", tmp_path / "recording.jsonl"
-        md, xml = tmp_path / "report.md", tmp_path / "report.xml"
-        process = cli("run", path, "-o", out, "-o", md, "-o", xml, "--record", record)
+        md, xml, html = (tmp_path / f"report.{ext}" for ext in ("md", "xml", "html"))
+        process = cli("run", path, "-o", out, "-o", md, "-o", xml, "-o", html, "--record", record)
         server.wait_for_requests(11)  # cases 0-2 done, case 3's turn 0 done, turn 1 hangs
         process.send_signal(signal_number)
-        _, err = process.communicate(timeout=10)
+        stdout, err = process.communicate(timeout=10)
     data = report(out)
     assert process.returncode == code, err
     assert data["interrupted"] is True
     assert data["stop_reason"] == f"interrupted by {name}"
-    assert verdicts(data) == {"case 0": True, "case 1": True, "case 2": True, "case 3": False}
-    assert [t["skipped"] for t in data["results"][3]["turns"]] == [False, True, True]
-    assert data["results"][3]["turns"][1]["errors"] == [
-        f"skipped: the run stopped: interrupted by {name}"
-    ]
-    assert data["not_run"] == ["case 4"]
+    # Case 3 was cut short after its first turn: it did not run, it did not fail.
+    assert verdicts(data) == {"case 0": True, "case 1": True, "case 2": True}
+    assert data["not_run"] == ["case 3", "case 4"]
+    assert stdout.startswith(
+        "interrupted: 3 of 5 test case(s) run (9 turn(s)): 3 passed, 0 failed (100%), 2 not run"
+    )
+    # What it sent and got is kept: --resume goes on from there.
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert [(e["test_case"], e["turn_index"]) for e in lines] == [
         (name, t) for name in CASES[:3] for t in range(3)
     ] + [("case 3", 0)]
     assert err.splitlines()[-1] == (
         f"exit {code}: the run stopped early (interrupted by {name}); "
-        "4 test case(s) kept, 1 did not run"
+        "3 of 5 test case(s) kept, 2 did not run"
     )
     assert (
-        f"**The run stopped early** (`interrupted by {name}`). Not run: `case 4`.\n"
-        in md.read_text()
+        f"**The run stopped early** (`interrupted by {name}`): 3 of 5 test case(s) kept, "
+        "2 did not run. Not run: `case 3`, `case 4`.\n" in md.read_text()
+    )
+    assert (
+        f'<p class="banner">The run stopped early (interrupted by {name}): 3 of 5 test case(s) '
+        "kept, 2 did not run. Not run: case 3, case 4.</p>" in html.read_text()
     )
     suites = {s.name: s for s in JUnitXml.fromfile(str(xml))}
-    assert (suites["case 4"].tests, suites["case 4"].skipped) == (1, 1)
-    assert (suites["case 3"].tests, suites["case 3"].skipped) == (3, 2)
+    assert [(s.tests, s.skipped) for s in map(suites.get, CASES)] == [
+        (3, 0),
+        (3, 0),
+        (3, 0),
+        (1, 1),
+        (1, 1),
+    ]
 
 
 def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:

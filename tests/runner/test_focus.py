@@ -70,4 +70,4 @@ def test_from_report_needs_events_and_a_report(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text(json.dumps({"results": []}))
     code, _, err = replay(agent, "--from-report", tmp_path / "bad.json", "--events", "-")
     assert code == 2
-    assert err.startswith(f"error: {tmp_path / 'bad.json'} is not a report of `run`")
+    assert err.startswith(f"error: {tmp_path / 'bad.json'} is not a test report")

@@ -17,7 +17,7 @@ def test_merge_turns_a_holodeck_report_into_junit_markdown_and_json(tmp_path: Pa
     xml, md, merged = tmp_path / "report.xml", tmp_path / "report.md", tmp_path / "all.json"
     code, out, err = invoke("merge", HOLODECK_REPORT, "-o", xml, "-o", md, "-o", merged)
     assert code == 1, err  # one of its two test cases failed
-    assert out.startswith("2 test case(s) run: 1 passed, 1 failed (50%)")
+    assert out.startswith("2 test case(s) run (3 turn(s)): 1 passed, 1 failed (50%)")
     suites = list(JUnitXml.fromfile(str(xml)))
     assert [(s.name, s.tests, s.failures, s.errors) for s in suites] == [
         ("cash change", 2, 1, 0),

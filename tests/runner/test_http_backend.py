@@ -375,7 +375,7 @@ def test_unset_variable_is_a_configuration_error_before_any_call(
     assert (code, out) == (2, "")
     assert err == (
         f"{path}:5:12: error HL605 environment variable HL_TEST_MISSING_KEY is not set\n"
-        "    api_key: [REDACTED]}\n"  # stderr masks whatever follows `api_key:`
+        "    api_key: ${HL_TEST_MISSING_KEY}\n"  # a reference, as written: not a secret
         f"             {'^' * len('${HL_TEST_MISSING_KEY}')}\n"
         "1 file(s) checked: 1 error(s), 0 warning(s)\n"
     )

@@ -102,3 +102,30 @@ def test_the_registry_reads_keys_environments_headers_and_urls_of_a_configuratio
     assert environment_secrets(
         {"GITHUB_TOKEN": "ghp-1", "PWD": "/w", "OPENAI_BASE_URL": "http://u:pw@h", "HOME": "/h"}
     ) == ["ghp-1", "u", "pw"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "api_key: ${OPENAI_API_KEY}",
+        '"api_key": "${OPENAI_API_KEY}"',
+        "Authorization: Bearer ${GITHUB_TOKEN}",
+    ],
+)
+def test_a_variable_reference_is_a_name_not_a_secret(line: str) -> None:
+    secrets = Secrets(["${OPENAI_API_KEY}"])
+    assert secrets.mask(line) == line
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("api_key: sk-live-123456 and", f"api_key: {MASK} and"),
+        ("Authorization: Bearer abcdefghijkl", f"Authorization: Bearer {MASK}"),
+        ('{"api_key": "sk-live-123456"}', f'{{"api_key": "{MASK}"}}'),
+    ],
+)
+def test_a_credential_is_masked_once_and_stays_masked(line: str, masked: str) -> None:
+    secrets = Secrets()
+    assert secrets.mask(line) == masked
+    assert secrets.mask(masked) == masked

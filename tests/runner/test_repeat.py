@@ -55,6 +55,16 @@ def repeated(tmp_path: Path, *args: str) -> tuple[int, str, dict, Path, Path]:  
     return code, stdout, json.loads(out.read_text()), xml, md
 
 
+def replay_repeated(tmp_path: Path, recording: Path) -> tuple[int, str, str, dict]:  # type: ignore[type-arg]
+    """`run --replay RECORDING --repeat 3` of the suite: exit code, stdout, stderr, report."""
+    out = tmp_path / "replayed.json"
+    code, stdout, err = invoke(
+        "run", tmp_path / "agent.yaml", "-q", "--agent", "flaky:factory", "--replay",
+        recording, "--repeat", "3", "-o", out,
+    )  # fmt: skip
+    return code, stdout, err, json.loads(out.read_text())
+
+
 def test_repeat_reports_pass_hat_k_pass_at_k_turn_rates_and_spread(tmp_path: Path) -> None:
     code, stdout, report, _, md = repeated(tmp_path)
     assert code == 1
@@ -116,12 +126,7 @@ def test_the_pass_rule_decides_the_verdict_and_junit_marks_the_flaky_case(tmp_pa
 def test_a_recorded_repeat_replays_attempt_for_attempt(tmp_path: Path) -> None:
     recording = tmp_path / "recording.jsonl"
     _, _, live, _, _ = repeated(tmp_path, "--record", str(recording))
-    replayed_report = tmp_path / "replayed.json"
-    code, stdout, _ = invoke(
-        "run", tmp_path / "agent.yaml", "-q", "--agent", "flaky:factory", "--replay",
-        recording, "--repeat", "3", "-o", replayed_report,
-    )  # fmt: skip
-    replayed = json.loads(replayed_report.read_text())
+    code, stdout, _, replayed = replay_repeated(tmp_path, recording)
     assert code == 1
     assert stdout.splitlines()[1] == (
         "repeat 3: 3 of 5 test case(s) passed every attempt, 4 at least once; 1 flaky: case 2"
@@ -134,3 +139,49 @@ def test_a_recorded_repeat_replays_attempt_for_attempt(tmp_path: Path) -> None:
     # again, the agent, its session count carried over in this process, would not).
     assert attempts(replayed) == attempts(live)
     assert attempts(replayed)[2] == [True, False, True]
+
+
+def test_every_line_and_report_names_test_cases_attempts_and_turns(tmp_path: Path) -> None:
+    path = suite(tmp_path, "unused")
+    write(tmp_path, {"flaky.py": FLAKY_AGENT})
+    md = tmp_path / "report.md"
+    code, stdout, err = invoke(
+        "run", path, "--agent", "flaky:factory", "--repeat", "3", "-k", "case 2", "-o", md
+    )
+    assert code == 1
+    progress = [line.split(" (")[0] for line in err.splitlines()]
+    assert progress == [
+        "running 1 test case(s), 3 attempt(s) each",
+        "PASS  case 2 [attempt 1 of 3]",
+        "FAIL  case 2 [attempt 2 of 3]",
+        "PASS  case 2 [attempt 3 of 3]",
+    ]
+    assert err.splitlines()[0] == (
+        "running 1 test case(s), 3 attempt(s) each (3 attempt(s), 9 turn(s))"
+    )
+    summary, repeat = stdout.splitlines()
+    assert summary.startswith("1 test case(s) run (3 attempt(s), 9 turn(s)): 0 passed, 1 failed")
+    assert repeat == (
+        "repeat 3: 0 of 1 test case(s) passed every attempt, 1 at least once; 1 flaky: case 2"
+    )
+    assert "**0/1 test cases passed** (0%; 3 attempt(s), 9 turn(s))" in md.read_text()
+
+
+def test_a_repeated_run_that_stops_counts_test_cases_and_attempts_alike(tmp_path: Path) -> None:
+    recording = tmp_path / "recording.jsonl"
+    repeated(tmp_path, "--record", str(recording), "-k", "case 0", "-k", "case 1")
+    code, stdout, err, report = replay_repeated(tmp_path, recording)
+    assert code == 3
+    # Case 2's first attempt was not recorded: the run stops there; cases 2-4 did not run.
+    assert report["not_run"] == ["case 2", "case 3", "case 4"]
+    assert [(r["test_name"], r["attempts"]) for r in report["repeats"]] == [
+        ("case 0", 3),
+        ("case 1", 3),
+    ]
+    assert stdout.splitlines()[0].startswith(
+        "interrupted: 2 of 5 test case(s) run (6 attempt(s), 18 turn(s)): 2 passed, 0 failed "
+        "(100%), 3 not run in "
+    )
+    assert err.splitlines()[-1].endswith(
+        "; 2 of 5 test case(s) kept, 3 did not run (6 of 15 attempt(s) finished)"
+    )

@@ -249,7 +249,7 @@ def test_shards_merged_equal_the_unsharded_run(tmp_path: Path) -> None:
         "merge", *shards, "-o", merged, "-o", tmp_path / "merged.xml", "-o", tmp_path / "merged.md"
     )
     assert (merge_code, code) == (3 - 2, 3), err  # merge: 1 (failures); run: 3 (backend error)
-    assert out.startswith("6 test case(s) run: 5 passed, 1 failed")
+    assert out.startswith("6 test case(s) run (12 turn(s)): 5 passed, 1 failed")
     assert strip_timings(json.loads(merged.read_text())) == strip_timings(
         json.loads(whole.read_text())
     )
@@ -294,7 +294,7 @@ def test_merge_refuses_missing_shards_and_other_suites(tmp_path: Path) -> None:
     code, out, _ = invoke("merge", shards[0], "--allow-partial", "-o", merged)
     partial = json.loads(merged.read_text())
     assert (code, partial["environment"]["missing_shards"]) == (0, "2/2")
-    assert out.startswith(f"{len(partial['results'])} test case(s) run: ")
+    assert out.startswith(f"{len(partial['results'])} test case(s) run (")
     code, _, err = invoke("merge", shards[0], tmp_path / "other2.json")
     assert (code, err.split(":")[0]) == (2, "error")
     assert "reports are of different test suites (suite digest)" in err
@@ -400,7 +400,7 @@ def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> No
         text
         == f"""# Test report: `ci`
 
-**1/2 test cases passed** (50%) in T s; TIME; `{path}`
+**1/2 test cases passed** (50%; 5 turn(s)) in T s; TIME; `{path}`
 
 | test case | result | turns passed | time |
 |---|---|---|---|
@@ -441,13 +441,15 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
     code, out, _ = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
     assert code == 0
-    assert re.fullmatch(r"1 test case\(s\) run: 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n", out)
+    assert re.fullmatch(
+        r"1 test case\(s\) run \(1 turn\(s\)\): 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n", out
+    )
     assert invoke("run", path, "--agent", "scripted:factory", "-q")[0] == 1
     assert invoke("run", path, "--agent", "scripted:broken", "-q")[0] == 3
     assert invoke("run", path, "--agent", "scripted:factory", "-o", tmp_path / "r.txt")[0] == 2
     assert invoke("run", tmp_path / "missing.yaml")[0] == 2
     code, _, err = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
-    assert err.splitlines() == ["running 1 test case(s)", err.splitlines()[1]]
+    assert err.splitlines() == ["running 1 test case(s) (1 turn(s))", err.splitlines()[1]]
     assert re.fullmatch(r"PASS  single \(1 turn, \d+ ms\)", err.splitlines()[1])
 
 
@@ -455,6 +457,7 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     import io
 
     from holodeck_lsp.runner.report.progress import PlainProgress, RichProgress, make_progress
+    from holodeck_lsp.runner.report.run_counts import RunCounts
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -464,8 +467,9 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     from holodeck_lsp.runner.command import RunOptions, run_command
 
     screen = Terminal()
-    assert isinstance(make_progress(False, screen), RichProgress)
-    assert isinstance(make_progress(False, io.StringIO()), PlainProgress)
+    counts = RunCounts(2, 0, 1, 2, 5)
+    assert isinstance(make_progress(False, counts, screen), RichProgress)
+    assert isinstance(make_progress(False, counts, io.StringIO()), PlainProgress)
     code = run_command(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
     assert code == 1
     text = screen.getvalue()

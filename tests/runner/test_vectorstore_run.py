@@ -242,6 +242,9 @@ def test_record_then_replay_needs_no_embeddings_service(tmp_path: Path) -> None:
     assert strip_timings(replayed["results"]) == strip_timings(recorded["results"])
 
 
+CHROMA_DOWN = "Could not connect to a Chroma server. Are you sure it is running?"
+
+
 @pytest.mark.parametrize(
     ("database", "message"),
     [
@@ -254,8 +257,20 @@ def test_record_then_replay_needs_no_embeddings_service(tmp_path: Path) -> None:
             "postgres: OperationalError",
         ),
         ("unreachable", "postgres: OperationalError"),  # named in config.yaml
+        # A server is named by host and port (the connection string is a secret, masked
+        # whole), with where the database was configured.
+        (
+            "{provider: chromadb, connection_string: 'http://127.0.0.1:9'}",
+            f"chromadb at 127.0.0.1:9: ValueError: {CHROMA_DOWN}; "
+            "the database is set in the agent file\n",
+        ),
+        (
+            "shared_chroma",
+            f"chromadb at 127.0.0.1:9: ValueError: {CHROMA_DOWN}; "
+            "the database is vector store 'shared_chroma' of config.yaml\n",
+        ),
     ],
-    ids=["pinecone", "postgres-inline", "postgres-by-name"],
+    ids=["pinecone", "postgres-inline", "postgres-by-name", "chroma-inline", "chroma-by-name"],
 )
 def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
     database: str, message: str, tmp_path: Path
@@ -266,6 +281,8 @@ def test_a_store_that_cannot_be_had_stops_the_run_before_any_call(
         config = (
             "vectorstores:\n  unreachable:\n    provider: postgres\n"
             "    connection_string: postgresql://x@127.0.0.1:9/db\n"
+            "  shared_chroma:\n    provider: chromadb\n"
+            "    connection_string: http://reader:s3cret-pass@127.0.0.1:9\n"
         )
         files = {
             "agent.yaml": agent_yaml(server.url, tools, cases),

@@ -147,3 +147,51 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
         ]
     finally:
         await stop(client)
+
+
+async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: Path) -> None:
+    """`run.baseline` names main's report (the example before the change): "Run turn" marks
+    the turn that passed there and fails now, in its diagnostic and its hover."""
+    example = tmp_path / "main"
+    shutil.copytree(REPO / "examples" / "convfinqa", example)
+    code, _, err = await asyncio.to_thread(
+        invoke,
+        "run", example / "agent.yaml", "--replay", example / "replay.jsonl", "--no-user-config",
+        "-q", "-o", tmp_path / "main.json",
+    )  # fmt: skip
+    assert code == 0, err
+    agent, lines = broken_example(tmp_path)
+    settings = {"replay": "replay.jsonl", "baseline": str(tmp_path / "main.json")}
+    client = await start(
+        agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings}
+    )
+    try:
+        doc = open_doc(client, agent)
+        await client.diagnostics_of(doc)
+        answer = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams("holodeck.runTurn", [doc, 0, 1])
+        )
+        assert answer == {"exitCode": 1, "passed": 0, "failed": 1}
+        found = await client.until(lambda: run_diagnostics(client, doc))
+        turns = [i for i, line in enumerate(lines) if line.startswith("      - input: ")]
+        assert found[0] == (
+            turns[1],
+            E,
+            "turn 1 regressed: it passed in the baseline, failed now: expected "
+            "lookup(metric=operating_cash_flow, year~2021): arg 'year' mismatch: expected "
+            "regex '2021', got '2020'",
+        )
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(turns[1], 10))
+        )
+        assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+        assert "**Last run: REGRESSED** turn 1" in hover.contents.value
+        assert "since the baseline: `passed -> failed`" in hover.contents.value
+        first = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(turns[0], 10))
+        )
+        assert first is not None and isinstance(first.contents, types.MarkupContent)
+        assert "**Last run: PASS** turn 0" in first.contents.value
+        assert "since the baseline: `passed -> passed`" in first.contents.value
+    finally:
+        await stop(client)

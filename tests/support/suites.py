@@ -47,9 +47,9 @@ test_cases:
 """
 
 
-def _cash_turn(case: int, turn: int) -> str:
+def _cash_turn(case: int, turn: int, year: int) -> str:
     a, b = 200000 + case, 180000 + 3 * case
-    year, next_year = 2000 + case % 20, 2001 + case % 20
+    next_year = year + 1
     return [
         f'input: What was the operating cash in {year}?\nground_truth: "{a}"\n'
         "expected_tools:\n  - name: lookup\n    args:\n"
@@ -66,11 +66,16 @@ def _cash_turn(case: int, turn: int) -> str:
     ][turn]
 
 
-def suite(cases: int) -> str:
+def suite(cases: int, first_year: int | None = None) -> str:
     """A valid agent with ``cases`` 4-turn test cases: tool calls asserted with literal,
     fuzzy and regex arguments, a metric of the agent and one of a turn, a retrieval
-    context. `python -m tests.support.suites N` prints it."""
-    return SUITE_HEAD + numbered_cases(cases, 4, _cash_turn)
+    context. Case i asks about the year 2000 + i % 20, or ``first_year`` + i (every case
+    a year of its own). `python -m tests.support.suites N` prints it."""
+
+    def turn(case: int, turn: int) -> str:
+        return _cash_turn(case, turn, 2000 + case % 20 if first_year is None else first_year + case)
+
+    return SUITE_HEAD + numbered_cases(cases, 4, turn)
 
 
 ANSWER_TURNS = 4  # the turns of each test case of answer_suite

@@ -8,8 +8,11 @@ export interface ServerConfiguration {
   graders: { import: GraderImport };
   workspaceTrusted: boolean;
   severity: Record<string, SeverityName>;
-  /** `run.replay`: the recording the server's "Run case" lenses replay (omitted when unset). */
-  run?: { replay: string };
+  /**
+   * `run.replay`: the recording the server's "Run case" lenses replay; `run.baseline`: the report
+   * they compare with (each omitted when unset).
+   */
+  run?: { replay?: string; baseline?: string };
 }
 
 /** The trust rule: a restricted workspace never imports graders, whatever the setting says. */
@@ -18,12 +21,16 @@ export function effectiveGraderImport(setting: GraderImport, workspaceTrusted: b
 }
 
 export function serverConfiguration(settings: Settings, workspaceTrusted: boolean): ServerConfiguration {
+  const run = {
+    ...(settings.runReplay === '' ? {} : { replay: settings.runReplay }),
+    ...(settings.runBaseline === '' ? {} : { baseline: settings.runBaseline }),
+  };
   return {
     files: { include: [...settings.include] },
     graders: { import: effectiveGraderImport(settings.graderImport, workspaceTrusted) },
     workspaceTrusted,
     severity: { ...settings.severity },
-    ...(settings.runReplay === '' ? {} : { run: { replay: settings.runReplay } }),
+    ...(Object.keys(run).length === 0 ? {} : { run }),
   };
 }
 

@@ -17,6 +17,8 @@ export interface Settings {
   yamlDeduplicate: boolean;
   /** The recording "Run with replay" replays and "Record" writes; empty: `replay.jsonl` beside the suite. */
   runReplay: string;
+  /** An earlier run's report that runs compare with (a regressed turn is marked); empty: none. */
+  runBaseline: string;
 }
 
 /** What `vscode.workspace.getConfiguration('holodeck')` offers, reduced to what we use. */
@@ -40,6 +42,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   severity: {},
   yamlDeduplicate: true,
   runReplay: '',
+  runBaseline: '',
 };
 
 const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
@@ -130,16 +133,21 @@ export function readSettings(config: ConfigReader): SettingsResult {
     invalid('yamlExtension.deduplicate', dedupe);
   }
 
-  let runReplay = DEFAULT_SETTINGS.runReplay;
-  const replay = config.get('run.replay');
-  if (typeof replay === 'string') {
-    runReplay = replay.trim();
-  } else if (replay !== undefined && replay !== null) {
-    invalid('run.replay', replay);
-  }
+  const filePath = (key: string): string => {
+    const value = config.get(key);
+    if (typeof value === 'string') {
+      return value.trim();
+    }
+    if (value !== undefined && value !== null) {
+      invalid(key, value);
+    }
+    return '';
+  };
+  const runReplay = filePath('run.replay');
+  const runBaseline = filePath('run.baseline');
 
   return {
-    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate, runReplay },
+    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate, runReplay, runBaseline },
     problems,
   };
 }

@@ -1,7 +1,9 @@
 """From an agent file to a runnable suite, or to the configuration errors that stop it.
 
 As HoloDeck does: `${VAR}` is substituted in the raw text first (an unset variable is a
-configuration error), then the file is validated, then graders are really imported.
+configuration error), then the file is validated, then graders are really imported. A run
+that needs no secret (`--replay`: no service is called) leaves an unset reference in a
+secret field as written.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import CodeMetric
 from holodeck_lsp.models.execution import ExecutionConfig
 from holodeck_lsp.named_files import NotReadable, read_text
-from holodeck_lsp.runner.collect.envsubst import UnsetVariable, substitute
+from holodeck_lsp.runner.collect.envsubst import (
+    UnsetVariable,
+    outside_secret_fields,
+    substitute,
+)
 from holodeck_lsp.runner.services.user_imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
@@ -58,6 +64,9 @@ class LoadedSuite:
     # The agent's `execution:` over the config files' (project, then user), as HoloDeck
     # resolves it; the command line and the environment come on top (see `command.py`).
     execution: ExecutionConfig = field(default_factory=ExecutionConfig)
+    # Tool name -> where its `database:` came from, when a config file's vector store
+    # replaced the name the agent wrote ("the database is vector store 'kb' of config.yaml").
+    database_origins: dict[str, str] = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -65,17 +74,21 @@ class LoadedSuite:
 
 
 class _EnvFiles:
-    """Reads files with `${VAR}` substituted, noting every unset variable (HL605)."""
+    """Reads files with `${VAR}` substituted, noting every unset variable (HL605), but
+    those of secret fields when the run needs no secret."""
 
-    def __init__(self, env: Mapping[str, str], limit: int) -> None:
+    def __init__(self, env: Mapping[str, str], limit: int, secrets_needed: bool) -> None:
         self.env = env
         self.limit = limit  # bytes a file may have
+        self.secrets_needed = secrets_needed
         self.raw: dict[str, str] = {}
         self.unset: dict[str, list[Diagnostic]] = {}
 
     def text(self, path: Path, raw: str) -> str:
         self.raw[str(path)] = raw
         text, unset = substitute(raw, self.env)
+        if not self.secrets_needed:
+            unset = outside_secret_fields(raw, unset)
         if unset:
             self.unset[str(path)] = [_unset_variable(u) for u in unset]
         return text
@@ -127,9 +140,13 @@ def import_graders(agent: Agent, path: Path) -> dict[str, Callable[..., Any]]:
 
 
 def load_suite(
-    path: Path, env: Mapping[str, str] | None = None, user_config: bool = True
+    path: Path,
+    env: Mapping[str, str] | None = None,
+    user_config: bool = True,
+    secrets_needed: bool = True,
 ) -> LoadedSuite:
-    """Substitute, validate and import; raises `ConfigError` for anything that stops a run."""
+    """Substitute, validate and import; raises `ConfigError` for anything that stops a run.
+    ``secrets_needed=False`` (a replay) spares unset variables in secret fields."""
     context = ValidationContext(
         user_config_dir=Path.home() / ".holodeck" if user_config else None,
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
@@ -139,7 +156,7 @@ def load_suite(
     except NotReadable as exc:
         why = "does not exist" if exc.problem == "missing" else exc.reason
         raise ConfigError([f"{path}: error: cannot read the agent file: it {why}"]) from None
-    files = _EnvFiles(os.environ if env is None else env, context.max_bytes)
+    files = _EnvFiles(os.environ if env is None else env, context.max_bytes, secrets_needed)
     context.overlay = files.overlay
     text = files.text(path, raw)
     result = validate_text(text, path, context, kind="agent")
@@ -161,7 +178,13 @@ def load_suite(
         raise ConfigError(lines, shown_files)
     graders = import_graders(result.agent, path)
     execution = _execution(result.agent, result.config_execution)
-    return LoadedSuite(path, result.agent, graders, execution)
+    tools = result.agent.tools or []
+    origins = {
+        tools[o.at[1]].name: o.note
+        for o in result.config_origins
+        if o.at[:1] == ("tools",) and isinstance(o.at[1], int) and o.at[1] < len(tools)
+    }
+    return LoadedSuite(path, result.agent, graders, execution, origins)
 
 
 def _execution(agent: Agent, from_configs: dict[str, Any]) -> ExecutionConfig:

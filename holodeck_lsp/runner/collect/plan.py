@@ -21,6 +21,11 @@ class PlannedTurn:
     turn_config: dict[str, Any] | None
 
 
+def case_label(name: str | None, index: int) -> str:
+    """How a test case is named in output: its name, else its place in the suite."""
+    return name if name is not None else f"test_cases[{index}]"
+
+
 @dataclass(frozen=True)
 class PlannedCase:
     index: int  # position in the suite file
@@ -30,7 +35,7 @@ class PlannedCase:
 
     @property
     def label(self) -> str:
-        return self.name if self.name is not None else f"test_cases[{self.index}]"
+        return case_label(self.name, self.index)
 
 
 def agent_metrics(agent: Agent) -> list[MetricConfig]:

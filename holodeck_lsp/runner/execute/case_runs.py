@@ -121,13 +121,9 @@ class _CaseRun:
         self.retrieved: list[str] = []
         self.regexes: Verdicts = {}  # the last turn's verdicts on its regex matchers
 
-    def outcome(self, stopped: str | None = None) -> CaseOutcome:
-        """The case's result from its finished turns; with ``stopped``, the turns that did
-        not run are skipped with that reason."""
+    def outcome(self) -> CaseOutcome:
+        """The case's result from its turns, every one of which has a result."""
         turns = list(self.turns)
-        for index in range(len(turns), len(self.case.turns)):
-            reason = f"skipped: {stopped or 'not run'}"
-            turns.append(_skipped(index, self.case.turns[index], reason))
         elapsed = int((time.perf_counter() - self.start) * 1000)
         build = roll_up_case if self.case.multi_turn else _single
         result = build(self.case.name, turns, self.processed, elapsed, self.timestamp)
@@ -234,10 +230,8 @@ class _CaseRun:
         )
 
 
-async def run_case(
-    case: PlannedCase, backend: Backend, settings: CaseRunSettings, state: _CaseRun | None = None
-) -> CaseOutcome:
-    state = state or _CaseRun(case, settings)
+async def run_case(case: PlannedCase, backend: Backend, settings: CaseRunSettings) -> CaseOutcome:
+    state = _CaseRun(case, settings)
     session: Session | None = None
     try:
         session = await backend.create_session()
@@ -271,18 +265,15 @@ class SuiteState:
     def __init__(self, cases: list[PlannedCase]) -> None:
         self.cases = cases
         self.done: dict[int, CaseOutcome] = {}  # by position in ``cases``
-        self.running: dict[int, _CaseRun] = {}
 
-    def partial(self, reason: str) -> tuple[list[CaseOutcome], list[PlannedCase]]:
-        """Outcomes of the cases that finished or finished a turn, in suite order (the
-        turns that did not run are skipped with ``reason``), and the cases that did not run."""
+    def partial(self) -> tuple[list[CaseOutcome], list[PlannedCase]]:
+        """Outcomes of the cases that finished, in suite order, and the cases that did not
+        run or did not finish: a case cut short is not run, never failed."""
         outcomes: list[CaseOutcome] = []
         not_run: list[PlannedCase] = []
         for position, case in enumerate(self.cases):
             if position in self.done:
                 outcomes.append(self.done[position])
-            elif position in self.running and self.running[position].turns:
-                outcomes.append(self.running[position].outcome(reason))
             else:
                 not_run.append(case)
         return outcomes, not_run
@@ -308,10 +299,8 @@ async def run_suite(
     async def one(position: int, case: PlannedCase) -> CaseOutcome:
         async with gate:
             on_start(case)
-            run = state.running[position] = _CaseRun(case, settings)
-            outcome = await run_case(case, backend, settings, run)
+            outcome = await run_case(case, backend, settings)
             state.done[position] = outcome
-            del state.running[position]
             on_done(outcome)
             return outcome
 

@@ -117,5 +117,5 @@ async def _cases(
 
 
 def _stopped(state: SuiteState, reason: str, code: int) -> Execution:
-    outcomes, not_run = state.partial(f"the run stopped: {reason}")
+    outcomes, not_run = state.partial()
     return Execution(outcomes, not_run, reason, code)

@@ -1,14 +1,18 @@
-"""What `run` and `merge` print on the terminal besides progress: configuration errors as
-`check` prints them, a tool that did not start, the summary line, the reliability line of
-`--repeat`."""
+"""What `run` and `merge` print on the terminal: configuration errors as `check` prints
+them, a tool that did not start, the header line, the summary line, the reliability line
+of `--repeat`, what changed since `--baseline`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TextIO
 
+from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.loading import ConfigError, tool_line
+from holodeck_lsp.runner.report.comparison.change_groups import NO_CHANGE, case_delta
+from holodeck_lsp.runner.report.comparison.comparison_text import counts_line
+from holodeck_lsp.runner.report.run_counts import RunCounts, report_counts
 from holodeck_lsp.runner.tools.tool_kind import ToolStartError
 
 
@@ -31,13 +35,29 @@ def print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> Non
         err.write("  its stderr ended with:\n")
         for text in failure.stderr_tail.splitlines():
             err.write(f"    {text}\n")
+    for note in failure.notes:
+        err.write(f"  {note}\n")
+
+
+def header_line(counts: RunCounts) -> str:
+    """The first line of a run's progress: what it is about to run."""
+    each = f", {counts.repeat} attempt(s) each" if counts.repeat > 1 else ""
+    return f"running {counts.test_cases} test case(s){each} ({counts.units()})"
 
 
 def summary_line(report: TestReport) -> str:
+    """`3 test case(s) run (10 turn(s)): 3 passed, 0 failed (100%) in 0.02 s`; a run that
+    stopped early starts with `interrupted:` and says how many test cases did not run."""
     s = report.summary
+    counts = report_counts(report)
+    if report.interrupted:
+        head = f"interrupted: {counts.test_cases} of {counts.selected} test case(s) run"
+        not_run = f", {counts.not_run} not run"
+    else:
+        head, not_run = f"{counts.test_cases} test case(s) run", ""
     return (
-        f"{s.total_tests} test case(s) run: {s.passed} passed, {s.failed} failed "
-        f"({s.pass_rate:g}%) in {s.total_duration_ms / 1000:.2f} s"
+        f"{head} ({counts.units()}): {s.passed} passed, {s.failed} failed "
+        f"({s.pass_rate:g}%){not_run} in {s.total_duration_ms / 1000:.2f} s"
     )
 
 
@@ -52,3 +72,15 @@ def repeat_line(repeats: list[RepeatedCase]) -> str:
         f"{some} at least once; {len(flaky)} flaky"
     )
     return line + (f": {', '.join(flaky)}" if flaky else "")
+
+
+def baseline_lines(comparison: Comparison) -> list[str]:
+    """After the summary with `--baseline`: the turns counted by change, then each test
+    case that changed (a regression marked so)."""
+    lines = [f"against {', '.join(comparison.base.reports)}: {counts_line(comparison)}"]
+    for case in comparison.cases:
+        delta = case_delta(case)
+        if delta != NO_CHANGE:
+            mark = "REGRESSED  " if case.regression else ""
+            lines.append(f"  {mark}{case.case}: {delta}")
+    return lines

@@ -18,6 +18,7 @@ from holodeck_lsp.models.test_result import TestReport, ToolInvocation, TurnResu
 from holodeck_lsp.runner.collect.field_paths import case_path, metric_paths, text, turn_path
 from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.execute.suite_execution import Progress
+from holodeck_lsp.runner.report.comparison.run_baseline import BaselineMarks
 from holodeck_lsp.runner.score.arg_matchers import arg_mismatch, mismatch
 from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
 from holodeck_lsp.runner.score.regex_limit import Verdicts
@@ -41,6 +42,7 @@ class EventStream:
         cases: list[PlannedCase],
         secrets: Secrets | None = None,
         repeat: int = 1,
+        baseline: BaselineMarks | None = None,
     ) -> None:
         self.stream = stream
         self.agent = agent
@@ -48,6 +50,7 @@ class EventStream:
         self.cases = cases
         self.secrets = secrets or Secrets()
         self.repeat = repeat  # attempts per case (`--repeat`): each has its own events
+        self.baseline = baseline  # `--baseline`: each turn and case told against it
         self.seq = 0
         self.problem: str | None = None  # why the stream could not be written, once
 
@@ -98,6 +101,7 @@ class EventStream:
             response=result.response,
             tool_calls=[_call(c) for c in result.tool_invocations],
             errors=result.errors,
+            **({"baseline": self.baseline.turn(case, result)} if self.baseline else {}),
         )
 
     def case_finished(self, outcome: CaseOutcome) -> None:
@@ -108,6 +112,7 @@ class EventStream:
             passed=result.passed,
             duration_ms=result.execution_time_ms,
             errors=result.errors,
+            **({"baseline": self.baseline.case(outcome.case, result)} if self.baseline else {}),
         )
 
     def run_ended(self, report: TestReport, exit_code: int) -> None:

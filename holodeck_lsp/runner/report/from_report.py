@@ -6,46 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 
 from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.report.event_stream import EventStream
 from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
-from holodeck_lsp.runner.score.rollup import CaseOutcome
+from holodeck_lsp.runner.score.rollup import CaseOutcome, result_turns
 from holodeck_lsp.runner.score.tool_assertions import turn_regex_pairs
-
-
-class ReportError(Exception):
-    """The report cannot be read: exit 2."""
-
-
-def read_report(path: Path) -> TestReport:
-    try:
-        return TestReport.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read {path}: {exc}") from None
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise ReportError(f"{path} is not a report of `run`: {first}") from None
-
-
-def as_turn(result: TestResult) -> TurnResult:
-    """A single-turn case's result as its one turn."""
-    return TurnResult(
-        turn_index=0,
-        input=result.test_input,
-        response=result.agent_response,
-        ground_truth=result.ground_truth,
-        expected_tools=result.expected_tools,
-        tool_calls=result.tool_calls,
-        tool_invocations=result.tool_invocations,
-        tools_matched=result.tools_matched,
-        metric_results=result.metric_results,
-        passed=result.passed,
-        execution_time_ms=result.execution_time_ms,
-        errors=result.errors,
-    )
 
 
 def _matching(cases: list[PlannedCase], result: TestResult, position: int) -> PlannedCase | None:
@@ -64,7 +31,7 @@ def _placed(
     for position, result in enumerate(report.results):
         case = _matching(cases, result, position)
         if case is not None:
-            turns = result.turns if result.turns is not None else [as_turn(result)]
+            turns = result_turns(result)
             yield case, result, [t for t in turns if t.turn_index < len(case.turns)]
 
 

@@ -8,13 +8,18 @@ from typing import Any, TextIO
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.execute.suite_execution import Progress
+from holodeck_lsp.runner.report.console import header_line
+from holodeck_lsp.runner.report.run_counts import RunCounts
 from holodeck_lsp.runner.score.rollup import CaseOutcome
 
 
-def case_line(outcome: CaseOutcome) -> str:
+def case_line(outcome: CaseOutcome, attempt: str = "") -> str:
+    """`PASS  name (3 turns, 24 ms)`; ``attempt`` (`attempt 2 of 3`) follows the name."""
     result = outcome.result
     turns = len(result.turns) if result.turns else 1
     head = f"{'PASS' if result.passed else 'FAIL'}  {outcome.case.label}"
+    if attempt:
+        head += f" [{attempt}]"
     tail = f"({turns} turn{'s' if turns > 1 else ''}, {result.execution_time_ms} ms)"
     if result.passed:
         return f"{head} {tail}"
@@ -45,6 +50,21 @@ def _first_problem(outcome: CaseOutcome) -> str:
     return ""
 
 
+class _Attempts:
+    """Which attempt of its test case a finished one is (`--repeat`: they run in order)."""
+
+    def __init__(self, counts: RunCounts) -> None:
+        self.repeat = counts.repeat
+        self.finished: dict[int, int] = {}
+
+    def of(self, outcome: CaseOutcome) -> str:
+        if self.repeat < 2:
+            return ""
+        index = outcome.case.index
+        self.finished[index] = self.finished.get(index, 0) + 1
+        return f"attempt {self.finished[index]} of {self.repeat}"
+
+
 class QuietProgress:
     def start(self, total: int) -> None: ...
 
@@ -56,18 +76,20 @@ class QuietProgress:
 
 
 class PlainProgress:
-    """A line per finished test case, for logs and CI."""
+    """A line per finished test case (attempt), for logs and CI."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, counts: RunCounts) -> None:
         self.out = out
+        self.counts = counts
+        self.attempts = _Attempts(counts)
 
     def start(self, total: int) -> None:
-        self.out.write(f"running {total} test case(s)\n")
+        self.out.write(header_line(self.counts) + "\n")
 
     def case_started(self, case: PlannedCase) -> None: ...
 
     def case_done(self, outcome: CaseOutcome) -> None:
-        self.out.write(case_line(outcome) + "\n")
+        self.out.write(case_line(outcome, self.attempts.of(outcome)) + "\n")
         self.out.flush()
 
     def stop(self) -> None: ...
@@ -76,7 +98,7 @@ class PlainProgress:
 class RichProgress:
     """A live bar with pass/fail counts; failed cases are printed above it."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, counts: RunCounts) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as Bar
@@ -95,20 +117,24 @@ class RichProgress:
             transient=False,
         )
         self.task: Any = None
+        self.unit = "attempts" if counts.repeat > 1 else "test cases"  # what the bar counts
+        self.attempts = _Attempts(counts)
         self.passed = self.failed = 0
 
     def start(self, total: int) -> None:
         self.bar.start()
-        self.task = self.bar.add_task("test cases", total=total, tally="")
+        self.task = self.bar.add_task(self.unit, total=total, tally="")
 
     def case_started(self, case: PlannedCase) -> None: ...
 
     def case_done(self, outcome: CaseOutcome) -> None:
+        attempt = self.attempts.of(outcome)
         if outcome.result.passed:
             self.passed += 1
         else:
             self.failed += 1
-            self.console.print(visible(case_line(outcome)), markup=False, highlight=False)
+            line = visible(case_line(outcome, attempt))
+            self.console.print(line, markup=False, highlight=False)
         tally = f"[green]{self.passed} passed[/] [red]{self.failed} failed[/]"
         self.bar.update(self.task, advance=1, tally=tally)
 
@@ -116,10 +142,10 @@ class RichProgress:
         self.bar.stop()
 
 
-def make_progress(quiet: bool, out: TextIO | None = None) -> Progress:
+def make_progress(quiet: bool, counts: RunCounts, out: TextIO | None = None) -> Progress:
     stream = out or sys.stderr
     if quiet:
         return QuietProgress()
     if stream.isatty():
-        return RichProgress(stream)
-    return PlainProgress(stream)
+        return RichProgress(stream, counts)
+    return PlainProgress(stream, counts)

@@ -3,20 +3,24 @@ refusing reports of another suite, missing or repeated shards."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-
-from pydantic import ValidationError
 
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport, TestResult
 from holodeck_lsp.runner.collect.selection import parse_shard
-from holodeck_lsp.runner.report.test_report import CASE_INDEXES, SUITE_KEY
+from holodeck_lsp.runner.report.report_reading import (
+    CASE_INDEXES,
+    SUITE_KEY,
+    ReportError,
+    count,
+    read_report,
+    suite_positions,
+)
 from holodeck_lsp.runner.score.rollup import summarize
 
 JUDGE_PREFIX = "judge_"  # environment keys counting judge calls and tokens
 
 
-class MergeError(Exception):
+class MergeError(ReportError):
     """The reports cannot be merged; the message says why, naming the file(s)."""
 
 
@@ -24,36 +28,21 @@ Loaded = tuple[Path, TestReport]
 Shard = tuple[Path, int, int]  # a report, and the shard I/N it holds
 
 
-_COUNT = re.compile(r"[0-9]{1,18}")  # a case index or a count: ASCII digits, not too many
-
-
 _SHOWN = 10  # missing shards named in an error; the environment keeps them all
 
 
 def _count(path: Path, key: str, raw: str) -> int:
-    if not _COUNT.fullmatch(raw):
-        raise MergeError(f"{path}: environment.{key} is not a count: {raw[:40]!r}")
-    return int(raw)
+    try:
+        return count(key, raw)
+    except ValueError as exc:
+        raise MergeError(f"{path}: {exc}") from None
 
 
 def _indexes(report: TestReport, path: Path) -> list[int]:
-    raw = report.environment.get(CASE_INDEXES)
-    if raw is None:
-        # `holodeck test`'s own report: the whole suite, in order.
-        return list(range(len(report.results)))
-    values = [_count(path, CASE_INDEXES, v) for v in raw.split(",") if v]
-    if len(values) != len(report.results):
-        raise MergeError(f"{path}: {CASE_INDEXES} does not match the results")
-    return values
-
-
-def load_report(path: Path) -> TestReport:
     try:
-        return TestReport.model_validate_json(path.read_bytes())
-    except OSError as exc:
-        raise MergeError(f"cannot read {path}: {exc}") from None
-    except ValidationError as exc:
-        raise MergeError(f"{path} is not a test report: {exc.errors()[0]['msg']}") from None
+        return suite_positions(report)
+    except ValueError as exc:
+        raise MergeError(f"{path}: {exc}") from None
 
 
 def _same_suite(reports: list[Loaded]) -> None:
@@ -110,7 +99,7 @@ def missing_shards(shards: list[Shard]) -> list[str]:
 
 def merge_reports(paths: list[Path], allow_partial: bool = False) -> TestReport:
     """One report from several (shards of one suite): results in suite order."""
-    reports = [(path, load_report(path)) for path in paths]
+    reports = [(path, read_report(path)) for path in paths]
     _same_suite(reports)
     shards = _shards(reports)
     if not allow_partial:

@@ -13,13 +13,14 @@ from holodeck_lsp import __version__
 from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.execute.suite_execution import Execution
+from holodeck_lsp.runner.report.report_reading import CASE_INDEXES, OUR_VERSION, SUITE_KEY
 from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
 
-# Where each result sits in the suite file, so shard reports merge back in suite order.
-CASE_INDEXES = "case_indexes"
-SUITE_KEY = "suite"  # a digest of the test cases: shards of one suite share it
+# The HoloDeck whose `holodeck test` a run reproduces: its report's `holodeck_version`
+# names HoloDeck's version (a field HoloDeck requires), ours is in the environment.
+HOLODECK_VERSION = "0.7.1"
 
 
 def suite_digest(cases: list[PlannedCase]) -> str:
@@ -38,7 +39,7 @@ def build_report(
 ) -> TestReport:
     results = [o.result for o in outcomes]
     env = {
-        "runner": f"holodeck-lsp {__version__}",
+        OUR_VERSION: __version__,
         "python": platform.python_version(),
         **environment,
         CASE_INDEXES: ",".join(str(o.case.index) for o in outcomes),
@@ -49,7 +50,7 @@ def build_report(
         results=results,
         summary=summarize(results, duration_ms),
         timestamp=now_iso(),
-        holodeck_version=__version__,
+        holodeck_version=HOLODECK_VERSION,
         environment=env,
     )
 

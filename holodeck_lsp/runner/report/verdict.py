@@ -5,12 +5,13 @@ from __future__ import annotations
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.execute.suite_execution import Execution
+from holodeck_lsp.runner.report.run_counts import report_counts
 
 
 def verdict(report: TestReport, done: Execution, problems: list[str]) -> tuple[int, str | None]:
     """The exit code and, unless the summary says it all, why it is that."""
     if done.stop_reason is not None and done.exit_code is not None:
-        kept = f"{len(done.outcomes)} test case(s) kept, {len(done.not_run)} did not run"
+        kept = report_counts(report).kept()
         return done.exit_code, f"the run stopped early ({done.stop_reason}); {kept}"
     if problems:
         return EXIT_EXECUTION, f"{len(problems)} file(s) could not be written"

@@ -40,13 +40,17 @@ def rule_passes(passed: int, attempts: int, share: float) -> bool:
     return passed >= share * attempts - 1e-9
 
 
+def pass_hat(passed: int, attempts: int, k: int) -> float:
+    """pass^k: the chance that k of the attempts, drawn at random, all passed."""
+    return round(comb(passed, k) / comb(attempts, k), 4)
+
+
 def _chances(passed: int, attempts: int) -> tuple[dict[str, float], dict[str, float]]:
     hat: dict[str, float] = {}
     at: dict[str, float] = {}
     for k in range(1, attempts + 1):
-        total = comb(attempts, k)
-        hat[str(k)] = round(comb(passed, k) / total, 4)
-        at[str(k)] = round(1 - comb(attempts - passed, k) / total, 4)
+        hat[str(k)] = pass_hat(passed, attempts, k)
+        at[str(k)] = round(1 - comb(attempts - passed, k) / comb(attempts, k), 4)
     return hat, at
 
 

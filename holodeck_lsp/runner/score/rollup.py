@@ -112,6 +112,30 @@ def single_turn_case(
     )
 
 
+def as_turn(result: TestResult) -> TurnResult:
+    """A single-turn case's result as its one turn."""
+    return TurnResult(
+        turn_index=0,
+        input=result.test_input,
+        response=result.agent_response,
+        ground_truth=result.ground_truth,
+        expected_tools=result.expected_tools,
+        tool_calls=result.tool_calls,
+        tool_invocations=result.tool_invocations,
+        tools_matched=result.tools_matched,
+        metric_results=result.metric_results,
+        passed=result.passed,
+        execution_time_ms=result.execution_time_ms,
+        errors=result.errors,
+        token_usage=result.token_usage,
+    )
+
+
+def result_turns(result: TestResult) -> list[TurnResult]:
+    """The turns of a case's result: its own, or a single-turn case's result as turn 0."""
+    return result.turns if result.turns is not None else [as_turn(result)]
+
+
 def summarize(results: list[TestResult], total_duration_ms: int) -> ReportSummary:
     """Counts of test cases (never turns) and each metric's mean over the cases that ran it."""
     passed = sum(r.passed for r in results)

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from holodeck_lsp.hygiene.clipping import MASK, clip
 from holodeck_lsp.hygiene.controls import visible
+from holodeck_lsp.validation.env_refs import ENV_REF
 
 __all__ = [
     "MASK",
@@ -36,13 +37,20 @@ __all__ = [
 
 # Shorter values would mask ordinary words; real keys are far longer.
 MIN_SECRET = 6
-# A credential as a header or a field, in any text a service may echo back.
+# A credential as a header or a field, in any text a service may echo back. Left alone:
+# a value masked already, and a `${VAR}` reference as the whole value (an agent file's line
+# as written: a name, not a secret).
 _CREDENTIAL = re.compile(
     r"""(?ix)
-    \b(authorization|proxy-authorization|x-api-key|api-key|api_key|apikey)
-    (["']?\s*[:=]\s*["']?)
-    ((?:bearer|basic|token)\s+)?
-    ([^\s"',;}\]\\]+)
+    (?P<name>\b(?:authorization|proxy-authorization|x-api-key|api-key|api_key|apikey)
+    ["']?\s*[:=]\s*["']?
+    (?!(?:(?:bearer|basic|token)\s+)?(?:"""
+    + re.escape(MASK)
+    + "|"
+    + ENV_REF.pattern
+    + r"""(?:[\s"',;}\]\\]|$)))
+    (?:(?:bearer|basic|token)\s+)?)
+    [^\s"',;}\]\\]+
     """
 )
 _BEARER = re.compile(r"(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]{8,})")
@@ -100,8 +108,8 @@ class Secrets:
         if not value:
             return
         value = value.strip()
-        if len(value) < MIN_SECRET or value in self._values:
-            return
+        if len(value) < MIN_SECRET or value in self._values or ENV_REF.fullmatch(value):
+            return  # a `${VAR}` left unset (a replay) is a name, not a secret
         self._values.add(value)
         forms = set(self._forms) | {f for f in encoded_forms(value) if len(f) >= MIN_SECRET}
         # Longest first: a form that contains another is masked whole.
@@ -120,7 +128,7 @@ class Secrets:
         lowered = text.lower()
         if not any(cue in lowered for cue in _CUES):
             return text
-        text = _CREDENTIAL.sub(_mask_credential, text)
+        text = _CREDENTIAL.sub(lambda m: m.group("name") + MASK, text)
         return _BEARER.sub(lambda m: m.group(1) + MASK, text)
 
     def touches(self, text: str) -> bool:
@@ -195,12 +203,6 @@ def _map_fields(model: M, change: Callable[[str], str], skip: Callable[[BaseMode
     return model.model_copy(update=updated) if updated else model
 
 
-def _mask_credential(match: re.Match[str]) -> str:
-    if match.group(4).startswith(MASK):
-        return match.group(0)
-    return match.group(1) + match.group(2) + (match.group(3) or "") + MASK
-
-
 _active = Secrets()
 
 
@@ -239,6 +241,11 @@ class TerminalStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
+
+
+def terminal_stream(stream: TextIO, secrets: Secrets) -> TextIO:
+    """``stream`` for a person: masked, control characters shown as escapes."""
+    return TerminalStream(stream, secrets)  # type: ignore[return-value]
 
 
 class _MaskingStream:

@@ -63,6 +63,20 @@ def url_credentials(url: str) -> list[str]:
     return found + [unquote(piece) for piece in found if unquote(piece) != piece]
 
 
+def server_address(url: str) -> str:
+    """`host:port` of a server's URL: what an error names when the URL is the value of a
+    secret field (a `connection_string`), which the run masks whole wherever it appears."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return MASK
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address
+    return f"{host}:{port}" if port is not None else host or MASK
+
+
 def public_url(url: str) -> str:
     """``url`` as it may be printed: user, password and every query value replaced."""
     try:

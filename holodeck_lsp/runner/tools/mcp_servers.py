@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import tempfile
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from holodeck_lsp.install_hints import install_extra
 from holodeck_lsp.models.tools import MCPTool, TransportType
-from holodeck_lsp.runner.services.redaction import active
-from holodeck_lsp.runner.services.secret_sources import mapping_secrets
+from holodeck_lsp.runner.tools.mcp_environment import McpSetupError, ServerEnvironment
 from holodeck_lsp.runner.tools.tool_kind import (
     FunctionSpec,
     ToolContext,
@@ -36,43 +36,9 @@ STDERR_TAIL_LINES = 20
 CLOSE_TIMEOUT = 15.0
 
 
-class McpSetupError(Exception):
-    """The YAML entry cannot be turned into a server connection (before starting it)."""
-
-
 def resolve_args(args: list[str], folder: Path) -> list[str]:
     """`./x` and `../x` arguments become absolute paths from the agent's folder."""
     return [str((folder / a).resolve()) if a.startswith(("./", "../")) else a for a in args]
-
-
-def read_env_file(path: Path) -> dict[str, str]:
-    """`KEY=VALUE` lines; blank lines and `#` comments skipped; values taken as written."""
-    values: dict[str, str] = {}
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        values[key.strip()] = value.strip()
-    return values
-
-
-def server_env(tool: MCPTool, folder: Path) -> dict[str, str]:
-    """What is added to the SDK's default environment: env_file, then env:, then config."""
-    env: dict[str, str] = {}
-    if tool.env_file:
-        path = folder / tool.env_file
-        try:
-            env.update(read_env_file(path))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise McpSetupError(f"cannot read env_file {path}: {exc}") from None
-    env.update(tool.env or {})
-    # Whatever their names, these values may be tokens: the run masks them everywhere (a
-    # server that fails to start may print its environment to the stderr we show).
-    active().add_all(mapping_secrets(env, every=True))
-    if tool.config:
-        env["MCP_CONFIG"] = json.dumps(tool.config)
-    return env
 
 
 def allowed_tools(tool: MCPTool) -> set[str] | None:
@@ -122,6 +88,10 @@ class McpServerKind:
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._stderr: IO[str] | None = None
+        # Set once a stdio server's process is launched: its environment, for the note of a
+        # server that then fails to start; and the shell it was launched from.
+        self._environment: ServerEnvironment | None = None
+        self._shell: Mapping[str, str] = {}
 
     def fresh(self) -> ToolKind:
         return McpServerKind(self.tool, self.folder)
@@ -134,6 +104,7 @@ class McpServerKind:
             import mcp  # noqa: F401
         except ImportError:
             raise ToolStartError(self.tool_name, EXTRA_HINT) from None
+        self._shell = ctx.env
         ready: asyncio.Future[list[FunctionSpec]] = asyncio.get_running_loop().create_future()
         self._task = asyncio.create_task(self._serve(ready))
         limit = self.tool.timeout or START_TIMEOUT
@@ -150,10 +121,13 @@ class McpServerKind:
         return specs
 
     async def _failed(self, message: str) -> ToolStartError:
-        """The error for a server that did not start, with its stderr; closes it."""
+        """The error for a server that did not start, with its stderr and, for a process
+        that was launched, the environment it had; closes it."""
         tail = _tail(self._stderr)
+        environment = self._environment
+        notes = environment.note(self._shell) if environment is not None else []
         await self.close()
-        return ToolStartError(self.tool_name, message, tail)
+        return ToolStartError(self.tool_name, message, tail, notes)
 
     async def _serve(self, ready: asyncio.Future[list[FunctionSpec]]) -> None:
         """Open the connection, list tools, then hold it open until `close`."""
@@ -181,10 +155,11 @@ class McpServerKind:
         if tool.transport is TransportType.STDIO:
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
+            environment = ServerEnvironment(tool, self.folder)
             params = StdioServerParameters(
                 command=tool.command.value if tool.command else "npx",
                 args=resolve_args(tool.args or [], self.folder),
-                env=server_env(tool, self.folder),
+                env=environment.added,
                 encoding=tool.encoding or "utf-8",
             )
             # A real file: the server process writes its stderr there; its tail explains
@@ -192,8 +167,10 @@ class McpServerKind:
             # Closed by `close`, after a failed start has read its tail.
             self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             try:
+                self._environment = environment
                 streams = await stack.enter_async_context(stdio_client(params, self._stderr))
             except OSError as exc:
+                self._environment = None  # not launched: its environment is not the cause
                 raise McpSetupError(
                     f"cannot run '{params.command}': {exc.strerror or exc}"
                 ) from None

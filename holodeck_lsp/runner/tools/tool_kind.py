@@ -44,16 +44,25 @@ class ToolContext:
     isolate_mcp: bool = False  # MCP servers per test case instead of shared by the run
     reingest: bool = False
     cache_dir: Path | None = None
+    # Tool name -> where its database came from, when not from the agent file itself.
+    database_origins: Mapping[str, str] = field(default_factory=dict)
 
 
 class ToolStartError(Exception):
     """A tool could not be started in preflight: the run stops (exit 2) before any call."""
 
-    def __init__(self, tool: str, message: str, stderr_tail: str | None = None) -> None:
+    def __init__(
+        self,
+        tool: str,
+        message: str,
+        stderr_tail: str | None = None,
+        notes: list[str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.tool = tool  # the YAML tool's `name`
         self.message = message
         self.stderr_tail = stderr_tail  # the last lines a server wrote to stderr, if any
+        self.notes = notes or []  # lines after the tail: what the server had, how to fix it
 
 
 class ToolCallError(Exception):

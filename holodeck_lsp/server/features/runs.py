@@ -1,7 +1,8 @@
 """Run test cases from the editor, in any LSP client: code lenses "Run case" above each
 test case and "Run turn" above each turn (the case up to that turn), executed through
 `workspace/executeCommand`; progress with `$/progress`; results as diagnostics of source
-`holodeck-lsp run` and on hover (server/run_results.py).
+`holodeck-lsp run` and on hover (server/run_results.py); with the setting `run.baseline` (an
+earlier run's report), a turn that passed there and fails now is marked regressed.
 
 A run imports the workspace's graders and tools, and so does `run --from-report`: in a
 workspace the client has not marked trusted (`workspaceTrusted`) there are no lenses and
@@ -123,13 +124,12 @@ class _Progress:
             )
 
 
-def _replay(session: Session, agent: Path) -> list[str]:
-    """`--replay` when the settings name a recording (relative to the agent's folder)."""
-    recording = session.settings.run_replay
-    if not recording:
+def _named(option: str, setting: str | None, agent: Path) -> list[str]:
+    """``option`` with the file a setting names (relative to the agent's folder), if any."""
+    if not setting:
         return []
-    path = Path(recording)
-    return ["--replay", str(path if path.is_absolute() else agent.parent / path)]
+    path = Path(setting)
+    return [option, str(path if path.is_absolute() else agent.parent / path)]
 
 
 async def _events(
@@ -202,16 +202,18 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
         raise Untrusted(message)
     doc = _doc(session, args[0])
     agent = uri_path(doc.uri)
+    baseline = _named("--baseline", session.settings.run_baseline, agent)
     if command == SHOW_REPORT:
         if len(args) < 2:
             raise ValueError("holodeck.showReport takes the document's URI and a report path")
         report = Path(str(args[1]))
         report = report if report.is_absolute() else agent.parent / report
-        cli = ["run", str(agent), "--from-report", str(report)]
+        cli = ["run", str(agent), "--from-report", str(report), *baseline]
         title = f"holodeck-lsp: results of {report.name}"
     else:
         case = int(args[1])
-        cli = ["run", str(agent), "--case", str(case), *_replay(session, agent)]
+        replay = _named("--replay", session.settings.run_replay, agent)
+        cli = ["run", str(agent), "--case", str(case), *replay, *baseline]
         title = f"holodeck-lsp run: test_cases[{case}]"
         if command == RUN_TURN:
             cli += ["--up-to-turn", str(int(args[2]))]

@@ -4,6 +4,8 @@
     python sdk_server.py http|sse       serve on 127.0.0.1, an ephemeral port, printed as
                                         `PORT <n>` on stdout once it listens
     python sdk_server.py crash          write a complaint on stderr and exit 3
+    python sdk_server.py needs NAME     as `stdio` when the variable NAME is set, else as
+                                        a server needing a key: a complaint, exit 3
 
 `MCP_SERVER_NAME` (default "sdk") prefixes the tool names, so two servers can differ.
 """
@@ -90,6 +92,11 @@ def main() -> None:
     if mode == "crash":
         sys.stderr.write("starting the test server\nfatal: the database is locked\n")
         sys.exit(3)
+    if mode == "needs":
+        if sys.argv[2] not in os.environ:
+            sys.stderr.write(f"fatal: {sys.argv[2]} is not set\n")
+            sys.exit(3)
+        mode = "stdio"
     if mode == "stdio":
         server.run("stdio")
     else:

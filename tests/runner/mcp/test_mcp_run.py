@@ -4,6 +4,7 @@ loopback model service scripted to call their tools."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 import textwrap
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from holodeck_lsp.runner.services.secret_sources import SECRET_NAME
 from tests.runner.fake_model import FakeModelServer, Reply, Script, last_user_text, tool_results
 from tests.runner.helpers import run_suite, strip_timings, turns, write
 from tests.runner.mcp.conftest import HERE, sdk_server
@@ -60,16 +62,21 @@ def line_of(path: Path, text: str) -> int:
 
 
 def sdk_stdio(
-    name: str = "sdk", extra: str = "", env: dict[str, str] | None = None, mode: str = "stdio"
+    name: str = "sdk",
+    extra: str = "",
+    env: dict[str, str] | None = None,
+    mode: str = "stdio",
+    args: tuple[str, ...] = (),
 ) -> str:
     """The SDK server of tests/runner/mcp as a stdio tool, started by node."""
     env = {"MCP_PYTHON": sys.executable, **(env or {})}
+    server_args = [str(HERE / "launch.js"), mode, *args]
     lines = [
         f"- name: {name}",
         "  type: mcp",
         "  description: The test server.",
         "  command: node",
-        f"  args: [{json.dumps(str(HERE / 'launch.js'))}, {mode}]",
+        f"  args: {json.dumps(server_args)}",
         f"  env: {json.dumps(env)}",
         *("  " + line for line in textwrap.dedent(extra).strip().splitlines()),
     ]
@@ -348,7 +355,40 @@ def test_a_server_that_does_not_start_stops_the_run_before_any_model_call(
         "    starting the test server",
         "    fatal: the database is locked",
     ]
-    assert len(err.splitlines()) == 4  # 'other' started fine (and was stopped again)
+    assert err.splitlines()[4].startswith("  its environment held only ")
+    assert err.count("did not start") == 1  # 'other' started fine (and was stopped again)
+
+
+def test_a_server_missing_a_key_of_the_shell_is_told_how_to_pass_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The variables the SDK hands every server, known here; one key exported in the shell.
+    for name in [n for n in os.environ if SECRET_NAME.search(n)]:
+        monkeypatch.delenv(name)
+    for name in ("LOGNAME", "SHELL", "TERM", "USER"):
+        monkeypatch.setenv(name, "x")
+    monkeypatch.setenv("HL_TEST_SERVICE_TOKEN", "tok-5f2a9c81e7")
+    needs_token = {"mode": "needs", "args": ("HL_TEST_SERVICE_TOKEN",)}
+    with FakeModelServer(calling({})) as server:
+        path = agent(tmp_path, server.url, sdk_stdio("db", **needs_token), TWO_CASES)
+        code, report, err = run_suite(path)
+    assert (code, report) == (2, {})
+    assert err.splitlines() == [
+        f"{path}:{line_of(path, '- name: db')}: error: tool 'db' did not start: "
+        "MCPError: Connection closed",
+        "  its stderr ended with:",
+        "    fatal: HL_TEST_SERVICE_TOKEN is not set",
+        "  its environment held only HOME, LOGNAME, PATH, SHELL, TERM, USER (the MCP SDK's "
+        "defaults); MCP_PYTHON (its env:)",
+        "  not passed from this shell: HL_TEST_SERVICE_TOKEN",
+        "  pass a variable under the tool's `env:` (NAME: ${NAME}) or in its `env_file:`",
+    ]
+    # Passed as the note says, it reaches the server.
+    passed = {"HL_TEST_SERVICE_TOKEN": "${HL_TEST_SERVICE_TOKEN}"}
+    with FakeModelServer(calling({})) as server:
+        path = agent(tmp_path, server.url, sdk_stdio("db", env=passed, **needs_token), TWO_CASES)
+        code, report, err = run_suite(path)
+    assert code == 0, err
 
 
 def test_servers_that_cannot_be_reached_are_each_named(

@@ -110,3 +110,11 @@ def test_settings_parse_over_a_base_and_report_what_they_drop() -> None:
     assert again.workspace_trusted is False and not again.import_graders
     assert problems == ["workspaceTrusted must be true or false, got 'yes'"]
     assert parse_settings([1], settings) == (settings, ["settings must be an object, got [1]"])
+
+
+def test_run_settings_name_a_recording_and_a_baseline() -> None:
+    settings, problems = parse_settings({"run": {"replay": "r.jsonl", "baseline": "main.json"}})
+    assert (settings.run_replay, settings.run_baseline, problems) == ("r.jsonl", "main.json", [])
+    again, problems = parse_settings({"run": {"baseline": 3, "replay": ""}}, settings)
+    assert (again.run_replay, again.run_baseline) == (None, None)
+    assert problems == ["run.baseline must be a file path, got 3"]

@@ -14,7 +14,7 @@ import { documentSelector } from '../selector';
 import { jobsFor, runJobs, withoutExcluded, type RunDeps } from './execute';
 import { fillSuite } from './items';
 import { FIELD_LOCATIONS, TEST_ITEMS, type ServerLocation, type SuiteItems } from './protocol';
-import { recordingFor, type RunMode } from './runArgs';
+import { baselineFor, recordingFor, type RunMode } from './runArgs';
 
 export const CONTROLLER_ID = 'holodeck';
 const REFRESH_DELAY_MS = 300;
@@ -233,6 +233,7 @@ export class SuiteTests implements vscode.Disposable {
       fieldLocations: (uri, paths) =>
         this.server.request<(ServerLocation | null)[]>(FIELD_LOCATIONS, { textDocument: { uri }, paths }),
       recording: (agentFile) => recordingFor(agentFile.fsPath, this.recordingSetting(agentFile)),
+      baseline: (agentFile) => baselineFor(agentFile.fsPath, currentSettings(agentFile).settings.runBaseline),
       log: this.log,
     };
   }

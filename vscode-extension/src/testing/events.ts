@@ -1,6 +1,6 @@
 // What the lines of `holodeck-lsp run --events -` mean for the Testing view (docs/run-events.md):
-// which case or turn started, passed, failed or was skipped, and each failure's message with the
-// field path it is shown at. Pure: no vscode, no process.
+// which case or turn started, passed, failed (or regressed, against `--baseline`) or was skipped,
+// and each failure's message with the field path it is shown at. Pure: no vscode, no process.
 
 /** A test case, or one of its turns (a single-turn case has only turn 0, at the case's path). */
 export interface Target {
@@ -22,7 +22,7 @@ export type Update =
   | { kind: 'started'; target: Target }
   | { kind: 'passed'; target: Target; durationMs: number }
   | { kind: 'skipped'; target: Target }
-  | { kind: 'failed'; target: Target; durationMs: number; failures: Failure[] }
+  | { kind: 'failed'; target: Target; durationMs: number; failures: Failure[]; regressed?: boolean }
   | { kind: 'ended'; exitCode: number; interrupted?: string; passed: number; failed: number };
 
 type Event = Record<string, unknown>;
@@ -83,7 +83,8 @@ export class RunInterpreter {
         }
         const errors = Array.isArray(event.errors) ? event.errors.map(text) : [];
         const message = errors.length > 0 ? errors.join('\n') : `${text(event.label)} failed`;
-        return [{ kind: 'failed', target, durationMs: num(event.duration_ms), failures: [{ message, path: text(event.path) }] }];
+        const failed: Update = { kind: 'failed', target, durationMs: num(event.duration_ms), failures: [{ message, path: text(event.path) }] };
+        return [regressed(event) ? { ...failed, regressed: true } : failed];
       }
       case 'run_finished':
       case 'run_interrupted': {
@@ -122,8 +123,19 @@ export class RunInterpreter {
       const why = errors.length > 0 ? errors.join('\n') : 'the turn failed';
       failures.push({ message: why, path: `${text(event.path)}.input` });
     }
-    return { kind: 'failed', target, durationMs, failures };
+    if (!regressed(event)) {
+      return { kind: 'failed', target, durationMs, failures };
+    }
+    const was = text((event.baseline as Event).text);
+    const regression = { message: `Regressed: it passed in the baseline (${was})`, path: `${text(event.path)}.input` };
+    return { kind: 'failed', target, durationMs, failures: [regression, ...failures], regressed: true };
   }
+}
+
+/** The turn or case passed in the baseline (`run --baseline`) and fails now. */
+function regressed(event: Event): boolean {
+  const baseline = event.baseline;
+  return typeof baseline === 'object' && baseline !== null && (baseline as Event).change === 'regressed';
 }
 
 function planned(cases: unknown): Target[] {

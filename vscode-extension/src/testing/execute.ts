@@ -29,6 +29,8 @@ export interface RunDeps {
   fieldLocations(uri: string, paths: string[]): Promise<(ServerLocation | null)[] | undefined>;
   /** The recording a suite replays or records. */
   recording(agentFile: vscode.Uri): string;
+  /** The earlier run's report a suite's runs are compared with; undefined for none. */
+  baseline(agentFile: vscode.Uri): string | undefined;
   log: vscode.LogOutputChannel;
 }
 
@@ -148,7 +150,8 @@ async function runJob(
 ): Promise<void> {
   const file = job.file;
   const agent = (file.uri ?? vscode.Uri.parse(file.id)).fsPath;
-  const args = [...program.args, ...runArguments(agent, job.selection, mode, deps.recording(file.uri ?? vscode.Uri.parse(file.id)))];
+  const suite = file.uri ?? vscode.Uri.parse(file.id);
+  const args = [...program.args, ...runArguments(agent, job.selection, mode, deps.recording(suite), deps.baseline(suite))];
   deps.log.info(`Running ${[program.command, ...args].join(' ')}`);
   const covered = coveredBy(job);
   covered.forEach((item) => run.enqueued(item));
@@ -203,6 +206,11 @@ async function runJob(
   }
 }
 
+/** How a failure is logged: `failed`, or `regressed` when it passed in the baseline. */
+function failedState(update: Extract<Update, { kind: 'failed' }>): string {
+  return update.regressed === true ? 'regressed' : 'failed';
+}
+
 /** Applies the interpreter's updates to the test run, placing failures at their lines. */
 class Reporter {
   /** The failures of each case's turns, shown on the case too when it finishes. */
@@ -234,7 +242,7 @@ class Reporter {
       const before = this.caseFailures.get(update.target.caseIndex) ?? [];
       this.caseFailures.set(update.target.caseIndex, [...before, ...messages]);
       if (item !== undefined) {
-        this.done(item, 'failed', messages);
+        this.done(item, failedState(update), messages);
         this.run.failed(item, messages, update.durationMs);
       }
       return;
@@ -258,7 +266,7 @@ class Reporter {
       case 'failed': {
         const fromTurns = this.caseFailures.get(update.target.caseIndex);
         const messages = fromTurns ?? (await this.messages(update.failures, item));
-        this.done(item, 'failed', messages);
+        this.done(item, failedState(update), messages);
         this.run.failed(item, messages, update.durationMs);
         return;
       }

@@ -1,5 +1,5 @@
-// Which `holodeck-lsp run` a test run is: the suite, the case (up to a turn) chosen, and the
-// recording replayed or written. Pure.
+// Which `holodeck-lsp run` a test run is: the suite, the case (up to a turn) chosen, the
+// recording replayed or written, and the earlier run's report it is compared with. Pure.
 
 import * as path from 'node:path';
 
@@ -18,11 +18,23 @@ export interface Selection {
  * the server's `run.replay` is), else `replay.jsonl` beside the suite.
  */
 export function recordingFor(agentFile: string, setting: string): string {
-  const chosen = setting.trim() === '' ? DEFAULT_RECORDING : setting.trim();
+  return besideSuite(agentFile, setting.trim() === '' ? DEFAULT_RECORDING : setting.trim());
+}
+
+function besideSuite(agentFile: string, chosen: string): string {
   return path.isAbsolute(chosen) ? chosen : path.join(path.dirname(agentFile), chosen);
 }
 
-export function runArguments(agentFile: string, selection: Selection, mode: RunMode, recording: string): string[] {
+/**
+ * The report a suite's runs compare with: `holodeck.run.baseline` (relative to the suite's
+ * folder, as the server's `run.baseline` is); undefined when it is empty.
+ */
+export function baselineFor(agentFile: string, setting: string): string | undefined {
+  const chosen = setting.trim();
+  return chosen === '' ? undefined : besideSuite(agentFile, chosen);
+}
+
+export function runArguments(agentFile: string, selection: Selection, mode: RunMode, recording: string, baseline?: string): string[] {
   const args = ['run', agentFile, '--events', '-', '-q'];
   if (selection.caseIndex !== undefined) {
     args.push('--case', String(selection.caseIndex));
@@ -34,6 +46,9 @@ export function runArguments(agentFile: string, selection: Selection, mode: RunM
     args.push('--replay', recording);
   } else if (mode === 'record') {
     args.push('--record', recording);
+  }
+  if (baseline !== undefined) {
+    args.push('--baseline', baseline);
   }
   return args;
 }

@@ -9,6 +9,8 @@ import { EXTENSION_DIR } from '../support/server';
 // `run --case 0 --up-to-turn 1 --events -` of the convfinqa example with turn 1's ground truth
 // and `year` regex made wrong, replayed from its recording.
 const FAILED_TURN = join(EXTENSION_DIR, 'test', 'fixtures', 'events', 'failed-turn.jsonl');
+// The same run with `--baseline` naming the report of the example before the change, which passed.
+const REGRESSED_TURN = join(EXTENSION_DIR, 'test', 'fixtures', 'events', 'regressed-turn.jsonl');
 
 function interpret(lines: string[]): Update[] {
   const interpreter = new RunInterpreter();
@@ -84,6 +86,34 @@ describe('the run events, as the Testing view reads them', () => {
       },
       { kind: 'skipped', target: { caseIndex: 3, turn: 1 } },
       { kind: 'ended', exitCode: 130, interrupted: 'SIGINT', passed: 1, failed: 1 },
+    ]);
+  });
+
+  it('marks a turn and its case regressed when they passed in the baseline, saying so first', () => {
+    const lines = readFileSync(REGRESSED_TURN, 'utf8').split('\n');
+    const failed = interpret(lines).filter((u): u is Extract<Update, { kind: 'failed' }> => u.kind === 'failed');
+    assert.deepEqual(
+      failed.map((u) => [u.target, u.regressed, u.failures[0]]),
+      [
+        [
+          { caseIndex: 0, turn: 1 },
+          true,
+          { message: 'Regressed: it passed in the baseline (passed -> failed)', path: 'test_cases[0].turns[1].input' },
+        ],
+        [
+          { caseIndex: 0 },
+          true,
+          {
+            message: "[turn 1] expected lookup(metric=operating_cash_flow, year~2021): arg 'year' mismatch: expected regex '2021', got '2020'",
+            path: 'test_cases[0]',
+          },
+        ],
+      ],
+    );
+    // The turn's own failures follow, as without a baseline.
+    assert.deepEqual(failed[0].failures.slice(1).map((f) => f.path), [
+      'test_cases[0].turns[1].expected_tools[0].args.year',
+      'test_cases[0].turns[1].ground_truth',
     ]);
   });
 });

@@ -52,6 +52,7 @@ async function runSuite(environment: RunProgram | undefined): Promise<{ run: Fak
     environmentProgram: async () => environment,
     fieldLocations: async () => undefined,
     recording: () => join(AGENT, '..', 'replay.jsonl'),
+    baseline: () => undefined,
     log: { info: (line: string) => log.push(line), error: (line: string) => log.push(`error: ${line}`) } as never,
   };
   const run = new FakeRun();

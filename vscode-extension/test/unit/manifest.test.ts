@@ -15,6 +15,7 @@ describe('the extension manifest', () => {
     assert.deepEqual(Object.keys(properties).sort(), [
       'holodeck.files.include',
       'holodeck.graders.import',
+      'holodeck.run.baseline',
       'holodeck.run.replay',
       'holodeck.server.args',
       'holodeck.server.command',
@@ -27,6 +28,7 @@ describe('the extension manifest', () => {
     assert.deepEqual(properties['holodeck.graders.import'].default, 'never');
     assert.deepEqual(properties['holodeck.server.args'].default, ['serve']);
     assert.deepEqual(properties['holodeck.run.replay'].default, '');
+    assert.deepEqual(properties['holodeck.run.baseline'].default, DEFAULT_SETTINGS.runBaseline);
     assert.deepEqual(properties['holodeck.server.importStrategy'].default, DEFAULT_SETTINGS.importStrategy);
     for (const section of RESTART_SECTIONS) {
       assert.ok(Object.keys(properties).some((key) => key.startsWith(section)), section);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { recordingFor, runArguments } from '../../src/testing/runArgs';
+import { baselineFor, recordingFor, runArguments } from '../../src/testing/runArgs';
 import { runEvents, type Cancellation } from '../../src/testing/runProcess';
 
 /** A cancellation token the test fires by hand. */
@@ -84,6 +84,16 @@ describe('the run arguments', () => {
     ]);
     assert.deepEqual(runArguments(agent, { caseIndex: 0, upToTurn: 1 }, 'record', recording), [
       'run', agent, '--events', '-', '-q', '--case', '0', '--up-to-turn', '1', '--record', recording,
+    ]);
+  });
+
+  it('compare with the baseline the settings name, beside the suite or absolute', () => {
+    const agent = '/ws/suite/agent.yaml';
+    assert.equal(baselineFor(agent, ' '), undefined);
+    assert.equal(baselineFor(agent, 'ci/main.json'), '/ws/suite/ci/main.json');
+    assert.equal(baselineFor(agent, '/reports/main.json'), '/reports/main.json');
+    assert.deepEqual(runArguments(agent, { caseIndex: 1 }, 'live', recordingFor(agent, ''), '/reports/main.json'), [
+      'run', agent, '--events', '-', '-q', '--case', '1', '--baseline', '/reports/main.json',
     ]);
   });
 });

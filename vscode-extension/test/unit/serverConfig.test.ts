@@ -32,6 +32,14 @@ describe('the trust rule', () => {
     assert.equal('run' in serverConfiguration(DEFAULT_SETTINGS, true), false);
   });
 
+  it('passes the report to compare with as run.baseline, only when one is set', () => {
+    assert.deepEqual(serverConfiguration({ ...DEFAULT_SETTINGS, runBaseline: 'ci/main.json' }, true).run, {
+      baseline: 'ci/main.json',
+    });
+    const both = { ...DEFAULT_SETTINGS, runReplay: 'replay.jsonl', runBaseline: 'main.json' };
+    assert.deepEqual(serverConfiguration(both, true).run, { replay: 'replay.jsonl', baseline: 'main.json' });
+  });
+
   it('keeps "never" in a trusted workspace', () => {
     assert.deepEqual(serverConfiguration(DEFAULT_SETTINGS, true).graders, { import: 'never' });
   });

@@ -19,6 +19,7 @@ describe('settings resolution', () => {
         severity: {},
         yamlDeduplicate: true,
         runReplay: '',
+        runBaseline: '',
       },
       problems: [],
     });
@@ -35,6 +36,7 @@ describe('settings resolution', () => {
         severity: { HL401: 'warning', HL307: 'off' },
         'yamlExtension.deduplicate': false,
         'run.replay': ' recordings/suite.jsonl ',
+        'run.baseline': 'ci/main.json',
       }),
     );
     assert.deepEqual(result, {
@@ -47,6 +49,7 @@ describe('settings resolution', () => {
         severity: { HL401: 'warning', HL307: 'off' },
         yamlDeduplicate: false,
         runReplay: 'recordings/suite.jsonl',
+        runBaseline: 'ci/main.json',
       },
       problems: [],
     });
@@ -70,6 +73,7 @@ describe('settings resolution', () => {
         severity: { HL401: 'fatal', HL101: 'hint' },
         'yamlExtension.deduplicate': 'yes',
         'run.replay': ['a.jsonl'],
+        'run.baseline': false,
       }),
     );
     assert.deepEqual(result, {
@@ -83,6 +87,7 @@ describe('settings resolution', () => {
         'holodeck.severity.HL401: ignoring invalid value "fatal"',
         'holodeck.yamlExtension.deduplicate: ignoring invalid value "yes"',
         'holodeck.run.replay: ignoring invalid value ["a.jsonl"]',
+        'holodeck.run.baseline: ignoring invalid value false',
       ],
     });
   });

@@ -15,6 +15,8 @@ import { EXTENSION_DIR } from '../support/server';
 import { events, resetState, state, type FakeController, type FakeItem } from '../support/vscodeStub';
 
 const FAILED_TURN = join(EXTENSION_DIR, 'test', 'fixtures', 'events', 'failed-turn.jsonl');
+// The same run with `--baseline` naming the report of the example before the change.
+const REGRESSED_TURN = join(EXTENSION_DIR, 'test', 'fixtures', 'events', 'regressed-turn.jsonl');
 
 function range(line: number, character = 0, endLine = line, endCharacter = 40): ServerRange {
   return { start: { line, character }, end: { line: endLine, character: endCharacter } };
@@ -229,6 +231,38 @@ describe('the Testing view', () => {
     assert.equal(run.ended, true);
     assert.match(run.output, /agent\.yaml: run finished: 0 passed, 1 failed/);
     assert.ok(log.lines.includes("test result: agent.yaml test_cases[0].turns[1] failed | line 18: expected regex '2021', got '2020' | line 19: metric numeric failed: score 0"), log.lines.join('\n'));
+    tests.dispose();
+  });
+
+  it('compares with the baseline the settings name, and marks the turn that regressed', async () => {
+    const script = `process.stdout.write(require('fs').readFileSync(${JSON.stringify(REGRESSED_TURN)}))`;
+    state.configuration.holodeck = { 'server.command': [process.execPath, '-e', script], 'run.baseline': 'ci/main.json' };
+    const { tests, controller } = start();
+    await tests.discover();
+    const file = controller.items.get(`file://${agent}`)!;
+    const caseItem = file.children.get(itemId({ uri: file.id, caseIndex: 0 }))!;
+    const runProfile = controller.profiles.find((p) => p.label === 'Run')!;
+    const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+    await runProfile.runHandler({ include: [caseItem], exclude: [] }, token);
+
+    const baseline = join(suiteDir, 'ci', 'main.json');
+    assert.ok(log.lines.includes(`Running ${process.execPath} -e ${script} run ${agent} --events - -q --case 0 --baseline ${baseline}`), log.lines.join('\n'));
+    const [run] = controller.runs;
+    const failed = run.calls.filter(([method]) => method === 'failed');
+    const first = (detail: unknown): [string, number | undefined] => {
+      const [message] = (detail as { messages: { message: string; location?: { range: { start: { line: number } } } }[] }).messages;
+      return [message.message, message.location?.range.start.line];
+    };
+    // The turn's first message says it regressed, at the turn; the case's too.
+    assert.deepEqual(failed.map(([, , detail]) => first(detail)), [
+      ['Regressed: it passed in the baseline (passed -> failed)', 16],
+      ['Regressed: it passed in the baseline (passed -> failed)', 16],
+    ]);
+    assert.ok(
+      log.lines.some((line) => line.startsWith('test result: agent.yaml test_cases[0].turns[1] regressed | line 17: Regressed: it passed in the baseline')),
+      log.lines.join('\n'),
+    );
+    assert.ok(log.lines.some((line) => line.startsWith('test result: agent.yaml test_cases[0] regressed')), log.lines.join('\n'));
     tests.dispose();
   });
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from holodeck_lsp.hygiene.controls import encodable
+from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.report.formats.html_report import render_html
 from holodeck_lsp.runner.report.formats.junit_xml import render_junit
@@ -19,12 +19,20 @@ from holodeck_lsp.runner.services.redaction import Secrets, map_strings
 OWN_FIELDS = ("interrupted", "stop_reason", "not_run", "repeats")
 
 
-def render_json(report: TestReport) -> str:
+class Renderer(Protocol):
+    """A report format: the report, and with `run --baseline` its comparison with the
+    baseline, as the file's text."""
+
+    def __call__(self, report: TestReport, baseline: Comparison | None = None) -> str: ...
+
+
+def render_json(report: TestReport, baseline: Comparison | None = None) -> str:
+    """The run's own report: the baseline is `compare`'s to tell, not part of it."""
     unset: Any = {name for name in OWN_FIELDS if not getattr(report, name, None)}
     return report.model_dump_json(indent=2, exclude=unset) + "\n"
 
 
-RENDERERS: dict[str, Callable[[TestReport], str]] = {
+RENDERERS: dict[str, Renderer] = {
     ".json": render_json,
     ".md": render_markdown,
     ".markdown": render_markdown,
@@ -34,7 +42,7 @@ RENDERERS: dict[str, Callable[[TestReport], str]] = {
 }
 
 
-def renderer_for(path: Path) -> Callable[[TestReport], str]:
+def renderer_for(path: Path) -> Renderer:
     """The format is chosen by the file's extension; raises ValueError for others."""
     try:
         return RENDERERS[path.suffix.lower()]
@@ -43,9 +51,13 @@ def renderer_for(path: Path) -> Callable[[TestReport], str]:
 
 
 def write_reports(
-    report: TestReport, paths: list[Path], secrets: Secrets | None = None
+    report: TestReport,
+    paths: list[Path],
+    secrets: Secrets | None = None,
+    baseline: Comparison | None = None,
 ) -> list[str]:
-    """Every report that can be written is; returns why the others could not be.
+    """Every report that can be written is (with ``baseline``, the deltas beside each
+    case); returns why the others could not be.
 
     The report's values are masked before any format escapes or cuts them; each rendered
     text is masked once more, in case a secret got there another way."""
@@ -60,11 +72,14 @@ def write_reports(
     if secrets.touches(data):
         report = secrets.mask_model(report, touched=True)
         data = render_json(report)
+    if baseline is not None:
+        baseline = secrets.mask_model(baseline)
     problems = []
     for path in paths:
         render = renderer_for(path)
         try:
-            atomic_write(path, secrets.mask(data if render is render_json else render(report)))
+            text = data if render is render_json else render(report, baseline)
+            atomic_write(path, secrets.mask(text))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")
     return problems

@@ -1,7 +1,8 @@
-"""A one-file HTML report: summary, every case and turn with its tool calls, assertions,
-metric scores as bars, expected-vs-actual diffs and the judge's reasoning; a "failed
-only" filter. Styles and the one script are inline, nothing is fetched: it opens from a
-CI artefact as it is."""
+"""A one-file HTML report: a summary read at a glance (`html_summary.py`), then every case
+and turn with its tool calls, assertions, metric scores as labelled bars, expected-vs-actual
+diffs and the judge's reasoning, a repeated case's attempts; a "failed only" filter and
+keys that go from one failure to the next. Styles and the one script are inline
+(`html_page_assets.py`), nothing is fetched: it opens from a CI artefact as it is."""
 
 from __future__ import annotations
 
@@ -12,69 +13,43 @@ from html import escape
 from typing import Any
 
 from holodeck_lsp.hygiene.clipping import clip
+from holodeck_lsp.models.comparison import CaseChange, Comparison
 from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import (
     MetricResult,
+    RepeatedCase,
     TestReport,
     TestResult,
     ToolInvocation,
     TurnResult,
 )
+from holodeck_lsp.runner.report.comparison.change_groups import case_delta
+from holodeck_lsp.runner.report.comparison.comparison_text import counts_line
+from holodeck_lsp.runner.report.formats.html_page_assets import (
+    NEXT_KEYS,
+    PREVIOUS_KEYS,
+    SCRIPT,
+    STYLE,
+)
+from holodeck_lsp.runner.report.formats.html_summary import (
+    attempts_block,
+    case_name,
+    glance,
+    score_text,
+)
+from holodeck_lsp.runner.report.report_reading import made_by
+from holodeck_lsp.runner.report.run_counts import report_counts
 from holodeck_lsp.runner.score.arg_matchers import brief
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
-# Failed cases are open; `content-visibility` spares the browser laying out those off
-# screen, so a thousand open cases still open in about a second.
 TEXT_LIMIT = 2000
 VALUE_LIMIT = 300
-# Metrics whose verdict compares the reply with `ground_truth`: a failure shows a diff.
+# The first failed cases are open; the others open as the keys (or a click) reach them, and
+# all of them before printing: the browser lays out only what is open, so a page of a
+# thousand failures opens at once, and no case is left for it to skip.
+OPEN_FAILED = 50
 _TOKENS = re.compile(r"(\s+)")
-
-STYLE = """
-:root{--ok:#1a7f37;--bad:#cf222e;--skip:#9a6700;--line:#d0d7de;--soft:#f6f8fa}
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em;color:#1f2328}
-h1{font-size:1.4em;margin:.2em 0}h3{font-size:1em;margin:.4em 0}
-.meta{color:#59636e}.sum{font-size:1.1em;margin:.5em 0}
-.ok{color:var(--ok)}.bad{color:var(--bad)}.skip{color:var(--skip)}
-.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em;border-radius:6px}
-details.case{border:1px solid var(--line);border-radius:6px;margin:.4em 0;
-  content-visibility:auto;contain-intrinsic-size:auto 2.6em}
-details.case>summary{padding:.4em .6em;cursor:pointer;background:var(--soft)}
-details.case.fail>summary{background:#ffebe9}
-.v{font-weight:700;margin-right:.5em}.t{color:#59636e;margin-left:.5em}
-.turn{border-top:1px solid var(--line);padding:.4em .8em}
-pre{white-space:pre-wrap;word-break:break-word;background:var(--soft);padding:.3em .5em;
-  margin:.2em 0;border-radius:4px}
-table{border-collapse:collapse;margin:.3em 0}
-td,th{border:1px solid var(--line);padding:.15em .4em;text-align:left;vertical-align:top}
-code{font-size:.95em}
-.m{display:grid;grid-template-columns:12em 14em 8em 1fr;gap:.5em;align-items:center;margin:.15em 0}
-.bar{background:#eaeef2;height:.7em;border-radius:4px;overflow:hidden;display:block}
-.bar i{display:block;height:100%;background:var(--ok)}.m.fail .bar i{background:var(--bad)}
-.why{color:#59636e;font-size:.95em}
-ul.a{margin:.2em 0;padding-left:1.2em}
-del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-decoration:none}
-.diff{display:grid;grid-template-columns:6em 1fr;gap:.2em .5em}
-.errs{color:var(--bad)}
-body:has(#only-failed:checked) .case.pass{display:none}
-"""
-
-SCRIPT = """
-(function () {
-  var box = document.getElementById("only-failed");
-  var count = document.getElementById("shown");
-  function update() {
-    var cases = document.querySelectorAll("details.case");
-    var shown = 0;
-    for (var i = 0; i < cases.length; i++) {
-      if (!box.checked || cases[i].classList.contains("fail")) shown++;
-    }
-    count.textContent = shown + " of " + cases.length + " test case(s) shown";
-  }
-  box.addEventListener("change", update);
-  update();
-})();
-"""
+_FAILED_CALL = ' class="bad"'
 
 
 def _cut(text: str, limit: int = TEXT_LIMIT) -> str:
@@ -84,6 +59,18 @@ def _cut(text: str, limit: int = TEXT_LIMIT) -> str:
 def _json(value: Any, limit: int = VALUE_LIMIT) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = str(value)
+    return _cut(text, limit)
+
+
+def _value(value: Any, limit: int = VALUE_LIMIT) -> str:
+    """A tool's args or result as a reader takes it in: text as it is (its new lines kept),
+    anything else as indented JSON."""
+    if isinstance(value, str):
+        return _cut(value, limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
     except (TypeError, ValueError):
         text = str(value)
     return _cut(text, limit)
@@ -125,8 +112,9 @@ def _calls(calls: list[ToolInvocation]) -> str:
     if not calls:
         return ""
     rows = "".join(
-        f"<tr><td><code>{escape(c.name)}</code></td><td><code>{escape(_json(c.args))}</code></td>"
-        f"<td><code>{escape(_json(c.error if c.error else c.result))}</code></td></tr>"
+        f"<tr><td><code>{escape(c.name)}</code></td><td><pre>{escape(_value(c.args))}</pre></td>"
+        f"<td><pre{_FAILED_CALL if c.error else ''}>"
+        f"{escape(_value(c.error if c.error else c.result))}</pre></td></tr>"
         for c in calls
     )
     head = "<tr><th>tool</th><th>args</th><th>result</th></tr>"
@@ -173,13 +161,12 @@ def _metric(m: MetricResult) -> str:
     score = max(0.0, min(1.0, m.score)) if m.scale in (None, "0-1") else None
     width = f"{score * 100:.0f}%" if score is not None else "0"
     state = "fail" if m.passed is False else "pass"
-    mark = f" / {m.threshold:g}" if m.threshold is not None else ""
     why = m.error or m.reasoning
     model = f"<small> (judge: {escape(m.model_used)})</small>" if m.model_used else ""
     return (
         f'<div class="m {state}"><span>{_verdict(m.passed)}{escape(m.metric_name)}</span>'
         f'<span class="bar"><i style="width:{width}"></i></span>'
-        f"<span>{m.score:.3g}{mark}</span>"
+        f'<span class="score">{escape(score_text(m))}</span>'
         f'<span class="why">{escape(_cut(why, 600)) if why else ""}{model}</span></div>'
     )
 
@@ -207,28 +194,31 @@ def _errors(errors: list[str]) -> str:
     return '<ul class="errs">' + "".join(f"<li>{escape(e)}</li>" for e in errors) + "</ul>"
 
 
-def _turn(t: TurnResult) -> str:
+def _turn(t: TurnResult, case: int) -> str:
     heading = (f"<h3>Turn {t.turn_index} {_verdict(t.passed, t.skipped)}"
                f'<span class="t">{t.execution_time_ms} ms</span></h3>')
     return _exchange(t.passed, heading, t.errors, t.input, t.response, t.ground_truth,
                      t.metric_results, t.tool_invocations,
                      _assertions(t.expected_tools, t.arg_match_details, t.tools_matched,
-                                 t.tool_calls))
+                                 t.tool_calls), f"case-{case}-turn-{t.turn_index}")
 
 
 def _single(r: TestResult) -> str:
     """A single-turn case: its one exchange, shown as the case itself."""
     return _exchange(r.passed, "", r.errors, r.test_input, r.agent_response, r.ground_truth,
                      r.metric_results, r.tool_invocations,
-                     _assertions(r.expected_tools, None, r.tools_matched, r.tool_calls))
+                     _assertions(r.expected_tools, None, r.tools_matched, r.tool_calls), None)
 
 
 def _exchange(passed: bool, heading: str, errors: list[str], message: str | None,
               response: str | None, ground_truth: str | None, metrics: list[MetricResult],
-              calls: list[ToolInvocation], assertions: str) -> str:
-    """One exchange (a turn, or a single-turn case): what was said, called and graded."""
+              calls: list[ToolInvocation], assertions: str, anchor: str | None) -> str:
+    """One exchange (a turn, or a single-turn case): what was said, called and graded. A
+    failed one can take the focus: the keys go from one to the next."""
+    ident = f' id="{anchor}"' if anchor else ""
+    focus = "" if passed else ' tabindex="-1"'
     return (
-        f'<section class="turn {"pass" if passed else "fail"}">{heading}'
+        f'<section class="turn {"pass" if passed else "fail"}"{ident}{focus}>{heading}'
         + _errors(errors)
         + _pre("Input", message)
         + _pre("Response", response)
@@ -241,57 +231,97 @@ def _exchange(passed: bool, heading: str, errors: list[str], message: str | None
     )
 
 
-def _case(r: TestResult, index: int) -> str:
+def _delta(change: CaseChange | None) -> str:
+    """What changed in the case since the baseline, beside its name; a regression in red."""
+    if change is None:
+        return ""
+    text = case_delta(change)
+    if change.regression:
+        return f'<span class="delta reg">regressed: {escape(text)}</span>'
+    return f'<span class="delta">{escape(text)}</span>'
+
+
+def _against(baseline: Comparison | None, changes: dict[int, CaseChange]) -> str:
+    """The baseline, the turns counted by change, links to the regressed cases, and the
+    cases this run no longer has."""
+    if baseline is None:
+        return ""
+    regressed = ", ".join(
+        f'<a href="#case-{index}">{escape(change.case)}</a>'
+        for index, change in changes.items()
+        if change.regression
+    )
+    gone = ", ".join(escape(c.case) for c in baseline.cases if c.head is None)
+    return (
+        f'<p class="meta">Against the baseline <code>{escape(", ".join(baseline.base.reports))}'
+        f"</code>: {escape(counts_line(baseline))}."
+        + (f' <b class="bad">Regressed:</b> {regressed}.' if regressed else "")
+        + (f" Not in this run: {gone}." if gone else "")
+        + "</p>"
+    )
+
+
+def _case(
+    r: TestResult,
+    index: int,
+    repeat: RepeatedCase | None,
+    opened: bool,
+    change: CaseChange | None = None,
+) -> str:
     state = "pass" if r.passed else "fail"
-    name = escape(r.test_name or f"test_cases[{index}]")
+    name = escape(case_name(r, index))
     turns = r.turns or []
     count = f"{sum(t.passed for t in turns)}/{len(turns)} turns" if turns else "single turn"
-    body = (_errors(r.errors) + "".join(_turn(t) for t in turns)) if turns else _single(r)
-    opened = "" if r.passed else " open"
+    body = (_errors(r.errors) + "".join(_turn(t, index) for t in turns)) if turns else _single(r)
+    badge = ""
+    if repeat is not None:
+        body = attempts_block(repeat) + body
+        if repeat.flaky:
+            badge = (f'<span class="flaky">FLAKY: {repeat.passed_attempts}/{repeat.attempts} '
+                     "attempts passed</span>")
+    attributes = (" open" if opened else "") + ("" if r.passed else ' tabindex="-1"')
     return (
-        f'<details class="case {state}" id="case-{index}"{opened}><summary>'
-        f'{_verdict(r.passed)}{name}<span class="t">{count} · {r.execution_time_ms} ms</span>'
+        f'<details class="case {state}" id="case-{index}"{attributes}><summary>'
+        f'{_verdict(r.passed)}{name}{badge}'
+        f'<span class="t">{count} · {r.execution_time_ms} ms</span>{_delta(change)}'
         f"</summary>{body}</details>"
     )
 
 
-def _averages(report: TestReport) -> str:
-    s = report.summary
-    if not s.average_scores:
-        return ""
-    rows = "".join(
-        f'<div class="m pass"><span>{escape(name)}</span>'
-        f'<span class="bar"><i style="width:{max(0.0, min(1.0, score)) * 100:.0f}%"></i></span>'
-        f'<span>{score:.3f}</span><span class="why">{s.metrics_evaluated.get(name, 0)} '
-        "case(s)</span></div>"
-        for name, score in s.average_scores.items()
-    )
-    return f"<h3>Mean metric scores</h3>{rows}"
+def _keys(keys: tuple[str, ...]) -> str:
+    return " or ".join(f"<kbd>{k}</kbd>" for k in keys)
 
 
-def render_html(report: TestReport) -> str:
-    s = report.summary
+def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
+    """The page; with a baseline, what changed since it beside each case."""
     title = f"Test report: {report.agent_name}"
     banner = ""
     if report.interrupted:
-        not_run = ", ".join(report.not_run) or "none"
+        not_run = f" Not run: {', '.join(report.not_run)}." if report.not_run else ""
         banner = (
-            f'<p class="banner">The run stopped early ({escape(report.stop_reason or "")}); '
-            f"did not run: {escape(not_run)}</p>"
+            f'<p class="banner">The run stopped early ({escape(report.stop_reason or "")}): '
+            f"{escape(report_counts(report).kept())}.{escape(not_run)}</p>"
         )
-    cases = "".join(_case(r, i) for i, r in enumerate(report.results))
+    repeats = report.repeats
+    failed = [i for i, r in enumerate(report.results) if not r.passed]
+    opened = set(failed[:OPEN_FAILED])
+    changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
+    cases = "".join(
+        _case(r, i, repeats[i] if i < len(repeats) else None, i in opened, changes.get(i))
+        for i, r in enumerate(report.results)
+    )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<header><h1>{escape(title)}</h1>"
         f'<p class="meta"><code>{escape(report.agent_config_path)}</code> · '
-        f"{escape(report.timestamp)} · holodeck-lsp {escape(report.holodeck_version)}</p>"
-        f'<p class="sum"><b class="ok">{s.passed} passed</b>, <b class="bad">{s.failed} failed</b>'
-        f" of {s.total_tests} ({s.pass_rate:g}%) in {s.total_duration_ms / 1000:.2f} s</p>"
-        f"{banner}{_averages(report)}"
-        '<p><label><input type="checkbox" id="only-failed"> Failed only</label> '
-        '<span class="t" id="shown"></span></p></header>'
+        f"{escape(report.timestamp)} · {escape(made_by(report))}</p>"
+        f"{banner}{_against(baseline, changes)}{glance(report)}"
+        '<div class="controls"><label><input type="checkbox" id="only-failed"> Failed only'
+        '</label><span class="t" id="shown"></span>'
+        f'<span class="t">Keys: {_keys(NEXT_KEYS)} next failure, {_keys(PREVIOUS_KEYS)} '
+        'previous failure</span><span class="t" id="where"></span></div></header>'
         f'<main id="cases">{cases}</main>'
         f"<script>{SCRIPT}</script></body></html>\n"
     )

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.hygiene.xml import xml_text
+from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import (
     MetricResult,
     RepeatedCase,
@@ -18,7 +19,7 @@ from holodeck_lsp.models.test_result import (
     TestResult,
     TurnResult,
 )
-from holodeck_lsp.runner.report.formats.markdown_report import turn_problems
+from holodeck_lsp.runner.report.failure_reasons import turn_problems
 from holodeck_lsp.runner.score.tool_assertions import is_assertion_line
 
 
@@ -116,7 +117,8 @@ def _turn(suite: ET.Element, classname: str, turn: TurnResult) -> str:
     return outcome
 
 
-def render_junit(report: TestReport) -> str:
+def render_junit(report: TestReport, baseline: Comparison | None = None) -> str:
+    """JUnit XML (a baseline has no place in it: CI tools read only verdicts)."""
     root = ET.Element("testsuites", name=report.agent_name)
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for i, result in enumerate(report.results):

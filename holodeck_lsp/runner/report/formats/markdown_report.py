@@ -7,7 +7,8 @@ span: a reply cannot load an image, plant a link or break the table it stands in
 from __future__ import annotations
 
 from holodeck_lsp.hygiene.clipping import clip
-from holodeck_lsp.hygiene.markdown import code_span
+from holodeck_lsp.hygiene.markdown import code_cell, code_span
+from holodeck_lsp.models.comparison import CaseChange, Comparison
 from holodeck_lsp.models.test_result import (
     MetricResult,
     RepeatedCase,
@@ -15,6 +16,14 @@ from holodeck_lsp.models.test_result import (
     TestResult,
     TurnResult,
 )
+from holodeck_lsp.runner.report.comparison.change_groups import (
+    NO_CHANGE,
+    case_delta,
+    metric_rows,
+)
+from holodeck_lsp.runner.report.comparison.comparison_text import counts_line, signed
+from holodeck_lsp.runner.report.failure_reasons import metric_failure
+from holodeck_lsp.runner.report.run_counts import report_counts
 
 _CELL_LIMIT = 80
 
@@ -28,8 +37,7 @@ def _code(text: str | None, limit: int | None = None) -> str:
 
 
 def _cell(text: str | None, limit: int = _CELL_LIMIT) -> str:
-    """Untrusted text as code in a table cell (where `|` must be escaped, even in code)."""
-    return _code(text, limit).replace("|", "\\|")
+    return code_cell(text, limit)
 
 
 def _label(result: TestResult, index: int) -> str:
@@ -43,25 +51,6 @@ def _verdict(passed: bool, skipped: bool = False) -> str:
 def _metric(m: MetricResult) -> str:
     mark = {True: "pass", False: "fail", None: "-"}[m.passed]
     return f"{m.metric_name} {m.score:.2f} {mark}"
-
-
-def metric_failure(m: MetricResult) -> str:
-    """Why a metric failed: its error, its reasoning, else its score against the mark."""
-    if m.error or m.reasoning:
-        return str(m.error or m.reasoning)
-    if m.threshold is not None:
-        return f"score {m.score:g} below threshold {m.threshold:g}"
-    return f"score {m.score:g}"
-
-
-def turn_problems(turn: TurnResult) -> list[str]:
-    """Every reason the turn failed, in words (failed tool assertions are error lines)."""
-    out = list(turn.errors)
-    for m in turn.metric_results:
-        if m.passed is False:
-            why = metric_failure(m)
-            out.append(f"metric `{m.metric_name}` failed: {why}")
-    return out
 
 
 def _turn_failures(turn: TurnResult) -> list[str]:
@@ -88,8 +77,36 @@ def _turn_table(result: TestResult) -> list[str]:
     return lines
 
 
-def _case_section(result: TestResult, index: int) -> list[str]:
+def _delta(change: CaseChange) -> str:
+    """What changed since the baseline; a regression in bold."""
+    text = case_delta(change)
+    return f"**regressed** ({text})" if change.regression else text
+
+
+def _against(baseline: Comparison) -> list[str]:
+    """The baseline, what changed turn by turn, and the cases the run no longer has."""
+    gone = [_code(c.case) for c in baseline.cases if c.head is None]
+    lines = [
+        f"Against the baseline {_code(', '.join(baseline.base.reports))} "
+        f"({baseline.base.passed}/{baseline.base.total_tests} passed): "
+        f"{counts_line(baseline)}.",
+        "",
+    ]
+    if gone:
+        lines += [f"Not in this run: {', '.join(gone)}.", ""]
+    return lines
+
+
+def _score_changes(change: CaseChange) -> str:
+    rows = metric_rows([change])
+    return "; ".join(f"turn {turn.turn} {_code(metric)} {signed(d)}" for _, turn, metric, d in rows)
+
+
+def _case_section(result: TestResult, index: int, change: CaseChange | None) -> list[str]:
     lines = [f"## {_verdict(result.passed)}: {_code(_label(result, index))}", ""]
+    scores = _score_changes(change) if change is not None else ""
+    if change is not None and (scores or case_delta(change) != NO_CHANGE):
+        lines += [f"Against the baseline: {_delta(change)}; scores: {scores or 'the same'}", ""]
     if result.turns:
         lines += _turn_table(result)
         failures = [
@@ -146,24 +163,30 @@ def _repeats_table(repeats: list[RepeatedCase]) -> list[str]:
 def _interruption(report: TestReport) -> list[str]:
     if not report.interrupted:
         return []
-    line = f"**The run stopped early** ({_code(report.stop_reason or 'interrupted')})."
+    line = f"**The run stopped early** ({_code(report.stop_reason or 'interrupted')}): "
+    line += report_counts(report).kept() + "."
     if report.not_run:
         line += f" Not run: {', '.join(_code(label) for label in report.not_run)}."
     return [line, ""]
 
 
-def render_markdown(report: TestReport) -> str:
+def render_markdown(report: TestReport, baseline: Comparison | None = None) -> str:
+    """The report; with a baseline, what changed since it beside each case."""
     s = report.summary
+    changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
+    column = (" vs baseline |", "---|") if baseline else ("", "")
     lines = [
         f"# Test report: {_code(report.agent_name)}",
         "",
-        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%) in "
+        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%; "
+        f"{report_counts(report).units()}) in "
         f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; "
         f"{_code(report.agent_config_path)}",
         "",
         *_interruption(report),
-        "| test case | result | turns passed | time |",
-        "|---|---|---|---|",
+        *(_against(baseline) if baseline else []),
+        "| test case | result | turns passed | time |" + column[0],
+        "|---|---|---|---|" + column[1],
     ]
     for i, r in enumerate(report.results):
         turns = r.turns or []
@@ -172,7 +195,10 @@ def render_markdown(report: TestReport) -> str:
         if i < len(report.repeats) and report.repeats[i].flaky:
             repeat = report.repeats[i]
             verdict += f" (FLAKY: {repeat.passed_attempts}/{repeat.attempts} attempts passed)"
-        lines.append(f"| {_cell(_label(r, i))} | {verdict} | {count} | {r.execution_time_ms} ms |")
+        row = f"| {_cell(_label(r, i))} | {verdict} | {count} | {r.execution_time_ms} ms |"
+        if baseline:
+            row += f" {_delta(changes[i]) if i in changes else ''} |"
+        lines.append(row)
     if s.average_scores:
         lines += ["", "| metric | cases | mean score |", "|---|---|---|"]
         for name, score in s.average_scores.items():
@@ -181,5 +207,5 @@ def render_markdown(report: TestReport) -> str:
         lines += _repeats_table(report.repeats)
     lines.append("")
     for i, r in enumerate(report.results):
-        lines += _case_section(r, i)
+        lines += _case_section(r, i, changes.get(i))
     return "\n".join(lines).rstrip() + "\n"

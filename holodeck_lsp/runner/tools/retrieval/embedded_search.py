@@ -12,7 +12,12 @@ from holodeck_lsp.runner.tools.claude_adapter import cut
 from holodeck_lsp.runner.tools.retrieval.embeddings import Embedder, EmbeddingError
 from holodeck_lsp.runner.tools.retrieval.shared_embedder import SharedEmbedder
 from holodeck_lsp.runner.tools.retrieval.stores.store_choice import make_store
-from holodeck_lsp.runner.tools.retrieval.stores.store_interface import Chunk, Hit, VectorStore
+from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
+    Chunk,
+    Hit,
+    StoreError,
+    VectorStore,
+)
 from holodeck_lsp.runner.tools.tool_kind import FunctionSpec, ToolCallError, ToolContext
 
 SEARCH_PARAMETERS: dict[str, Any] = {
@@ -22,6 +27,9 @@ SEARCH_PARAMETERS: dict[str, Any] = {
     "additionalProperties": False,
 }
 FALLBACK_DIMENSIONS = 1536  # an empty source: no vector tells the length
+# Where a store error says its database was configured, unless a config file's vector store
+# replaced the name the agent wrote (`ToolContext.database_origins`).
+IN_THE_AGENT = "the database is set in the agent file"
 
 
 def search_spec(name: str, description: str, claude_code: bool) -> FunctionSpec:
@@ -65,15 +73,20 @@ class EmbeddedSearch:
     async def index(
         self, ctx: ToolContext, database: DatabaseConfig | str | None, chunks: list[Chunk]
     ) -> None:
-        """Embed `chunks` and fill the tool's collection; raises StoreError/EmbeddingError."""
+        """Embed `chunks` and fill the tool's collection; raises StoreError/EmbeddingError,
+        the error of a database that failed saying where it was configured."""
         store = make_store(database, ctx.agent_dir)
         self._embedder = await self._embeddings.get(ctx)
         vectors = await self._embedder.embed([c.text for c in chunks], self._dimensions)
         dimensions = len(vectors[0]) if vectors else self._embedder.dimensions(self._dimensions)
         self._dimensions = dimensions or FALLBACK_DIMENSIONS
-        await store.open(f"holodeck_{self.tool_name}_dim{self._dimensions}", self._dimensions)
-        self._store = store
-        await store.add(chunks, vectors)
+        try:
+            await store.open(f"holodeck_{self.tool_name}_dim{self._dimensions}", self._dimensions)
+            self._store = store
+            await store.add(chunks, vectors)
+        except StoreError as exc:
+            where = ctx.database_origins.get(self.tool_name, IN_THE_AGENT)
+            raise StoreError(f"{exc}; {where}") from None
 
     async def nearest(self, query: str, top_k: int) -> list[Hit]:
         assert self._store is not None and self._embedder is not None  # started

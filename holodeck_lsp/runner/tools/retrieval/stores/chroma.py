@@ -70,7 +70,7 @@ class ChromaStore:
         except StoreError:
             raise
         except Exception as exc:
-            raise store_error("chromadb", exc) from None
+            raise store_error("chromadb", exc, self._connection) from None
 
     def _add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         for start in range(0, len(chunks), BATCH):

@@ -67,7 +67,7 @@ class QdrantStore:
             )
         except Exception as exc:
             await self.close()
-            raise store_error("qdrant", exc) from None
+            raise store_error("qdrant", exc, self._settings.get("url")) from None
         self._collection = collection
 
     async def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:

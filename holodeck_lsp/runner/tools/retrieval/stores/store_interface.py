@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from holodeck_lsp.runner.services.redaction import active
+from holodeck_lsp.runner.services.service_targets import server_address
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,13 @@ class VectorStore(Protocol):
     async def close(self) -> None: ...
 
 
-def store_error(provider: str, exc: BaseException) -> StoreError:
+def store_error(provider: str, exc: BaseException, url: str | None = None) -> StoreError:
     """A client library's failure as a one-line store error (some put whole HTTP bodies
-    in their messages)."""
+    in their messages), naming the server of ``url`` (its host and port) when there is one."""
     text = str(exc).strip().splitlines()
     first = active().clip(text[0], 300, "") if text else ""
-    return StoreError(f"{provider}: {type(exc).__name__}: {first}".rstrip(": "))
+    where = f"{provider} at {server_address(url)}" if url else provider
+    return StoreError(f"{where}: {type(exc).__name__}: {first}".rstrip(": "))
 
 
 def unit(vector: Sequence[float]) -> list[float]:
