@@ -1,5 +1,5 @@
 """Fixtures: a scratch copy of the fixture workspace, and push / pull clients on it,
-each one server per module (tests/server/shared_servers.py)."""
+each one server for the test session (tests/server/shared_servers.py)."""
 
 from __future__ import annotations
 
@@ -22,29 +22,29 @@ def workspace(tmp_path: Path) -> Path:
     return root.resolve()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def _push_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServer]:
     server = await SharedServer.start(tmp_path_factory.mktemp("push"), push_capabilities())
     yield server
     await server.stop()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def _pull_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServer]:
     server = await SharedServer.start(tmp_path_factory.mktemp("pull"), pull_capabilities())
     yield server
     await server.stop()
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def push(_push_server: SharedServer, workspace: Path) -> AsyncIterator[Client]:
-    """Neovim 0.7's capabilities (pushed diagnostics), on the module's server."""
+    """Neovim 0.7's capabilities (pushed diagnostics), on the session's push server."""
     yield _push_server.lend(workspace)
     _push_server.take_back()
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def pull(_pull_server: SharedServer, workspace: Path) -> AsyncIterator[Client]:
-    """VS Code's capabilities (pulled diagnostics), on the module's server."""
+    """VS Code's capabilities (pulled diagnostics), on the session's pull server."""
     yield _pull_server.lend(workspace)
     _pull_server.take_back()

@@ -1,7 +1,7 @@
-"""One server for all the tests of a module, per kind of client: the `push` and `pull`
-fixtures (tests/server/conftest.py). Starting a server costs two interpreters (the server
-and its validation worker); a test that only opens documents and asks about them does
-not need its own.
+"""One server per kind of client for the whole test session (per xdist worker): the
+`push` and `pull` fixtures (tests/server/conftest.py). Starting a server costs two
+interpreters (the server and its validation worker); a test that only opens documents
+and asks about them does not need its own.
 
 Each test gets the server as an editor gets it when the user opens another folder: the
 test's own workspace replaces the last one (`workspace/didChangeWorkspaceFolders`), and
@@ -10,14 +10,15 @@ of their own, so nothing published for an earlier test is taken for one of its o
 What a server of its own would give that a shared one does not (a `logMessage` of start-
 up, counters from zero) is read from where the test began, never from zero.
 
-A module using `push` or `pull` runs its tests in one event loop (xdist runs a module's
-tests on one worker: `--dist loadscope`, pyproject.toml):
+The server's pipes belong to one event loop, the session's: a module using `push` or
+`pull` runs its tests there,
 
     pytestmark = SHARES_SERVERS
 
-A test that needs a server of its own (other capabilities or options, a user config, the
-server process itself as the subject) starts one with `lsp_client.start`, with
-`command=THREAD_WORKER_SERVER` when the validation worker process is not its subject.
+and so do its own async fixtures (`loop_scope="session"`). A test that needs a server of
+its own (other capabilities or options, a user config, the server process itself as the
+subject) starts one with `lsp_client.start`, with `command=THREAD_WORKER_SERVER` when the
+validation worker process is not its subject.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from lsprotocol import types
 from tests.server import lsp_client
 from tests.server.lsp_client import Client, uri
 
-# The marks of a module whose tests share its servers: their pipes belong to one event loop.
-SHARES_SERVERS = pytest.mark.asyncio(loop_scope="module")
+# The mark of a module whose tests use the shared servers: the session's event loop.
+SHARES_SERVERS = pytest.mark.asyncio(loop_scope="session")
 
 
 class SharedServer:
-    """A module's server for one kind of client, lent to its tests one after another."""
+    """The session's server for one kind of client, lent to one test after another."""
 
     def __init__(self, client: Client, workspace: Path) -> None:
         self.client = client

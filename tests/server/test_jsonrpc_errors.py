@@ -2,8 +2,8 @@
 
 Each case drives the real server over stdio, sends one bad message, reads the error
 it answers, and then checks that the server still answers an ordinary hover. The cases
-share one server (tests/server/shared_servers.py), each reading the answers to its own
-messages; the case that shuts a server down has its own.
+share one server, each reading the answers to its own messages; the case that shuts a
+server down has its own.
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ async def _opened(root: Path) -> Wire:
     return server
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def _module_wire(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Wire]:
     server = await _opened(tmp_path_factory.mktemp("wire"))
     yield server
     assert await server.close() == 0
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def wire(_module_wire: Wire) -> Wire:
     """The module's server, its earlier answers forgotten (each was awaited by its test)."""
     _module_wire.orphans.clear()
@@ -51,7 +51,7 @@ async def wire(_module_wire: Wire) -> Wire:
     return _module_wire
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def own_wire(tmp_path: Path) -> AsyncIterator[Wire]:
     server = await _opened(tmp_path)
     yield server
