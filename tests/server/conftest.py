@@ -37,14 +37,18 @@ async def _pull_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterato
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def push(_push_server: SharedServer, workspace: Path) -> AsyncIterator[Client]:
+async def push(
+    request: pytest.FixtureRequest, _push_server: SharedServer, workspace: Path
+) -> AsyncIterator[Client]:
     """Neovim 0.7's capabilities (pushed diagnostics), on the session's push server."""
-    yield _push_server.lend(workspace)
+    yield _push_server.lend(request.node, workspace)
     _push_server.take_back()
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def pull(_pull_server: SharedServer, workspace: Path) -> AsyncIterator[Client]:
+async def pull(
+    request: pytest.FixtureRequest, _pull_server: SharedServer, workspace: Path
+) -> AsyncIterator[Client]:
     """VS Code's capabilities (pulled diagnostics), on the session's pull server."""
-    yield _pull_server.lend(workspace)
+    yield _pull_server.lend(request.node, workspace)
     _pull_server.take_back()

@@ -47,9 +47,14 @@ class SharedServer:
         """The server, initialized on ``folder`` (an empty one: each test brings its own)."""
         return cls(await lsp_client.start(folder, capabilities), folder)
 
-    def lend(self, workspace: Path) -> Client:
+    def lend(self, test: pytest.Item, workspace: Path) -> Client:
         """The client, the server's workspace folder now ``workspace`` (as an editor
         switching folders tells it: `workspace/didChangeWorkspaceFolders`)."""
+        if "session" not in [m.kwargs.get("loop_scope") for m in test.iter_markers("asyncio")]:
+            # Else the test awaits, in a loop of its own, answers that arrive in the session's.
+            pytest.fail(f"{test.nodeid} uses a shared server: its module needs "
+                        "`pytestmark = SHARES_SERVERS` (tests/server/shared_servers.py)",
+                        pytrace=False)
         self.client.workspace_did_change_workspace_folders(
             types.DidChangeWorkspaceFoldersParams(
                 types.WorkspaceFoldersChangeEvent(
