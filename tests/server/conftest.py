@@ -4,14 +4,16 @@ each one server for the test session (tests/server/shared_servers.py)."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
+from lsprotocol import types
 
 from tests.server.lsp_client import FIXTURES, Client, pull_capabilities, push_capabilities
-from tests.server.shared_servers import SharedServer
+from tests.server.shared_servers import SharedServers
 
 
 @pytest.fixture
@@ -23,32 +25,24 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def _push_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServer]:
-    server = await SharedServer.start(tmp_path_factory.mktemp("push"), push_capabilities())
-    yield server
-    await server.stop()
+async def _shared_servers(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServers]:
+    servers = SharedServers(tmp_path_factory.mktemp("shared"))
+    yield servers
+    await servers.stop()
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def _pull_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServer]:
-    server = await SharedServer.start(tmp_path_factory.mktemp("pull"), pull_capabilities())
-    yield server
-    await server.stop()
+def _lent(kind: Callable[[], types.ClientCapabilities], name: str) -> Any:
+    """The fixture ``name``: a client with ``kind``'s capabilities, on the session's server."""
+
+    @pytest_asyncio.fixture(name=name, loop_scope="session")
+    async def client(
+        request: pytest.FixtureRequest, _shared_servers: SharedServers, workspace: Path
+    ) -> AsyncIterator[Client]:
+        async with _shared_servers.lend(kind, request.node, workspace) as lent:
+            yield lent
+
+    return client
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def push(
-    request: pytest.FixtureRequest, _push_server: SharedServer, workspace: Path
-) -> AsyncIterator[Client]:
-    """Neovim 0.7's capabilities (pushed diagnostics), on the session's push server."""
-    yield _push_server.lend(request.node, workspace)
-    _push_server.take_back()
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def pull(
-    request: pytest.FixtureRequest, _pull_server: SharedServer, workspace: Path
-) -> AsyncIterator[Client]:
-    """VS Code's capabilities (pulled diagnostics), on the session's pull server."""
-    yield _pull_server.lend(request.node, workspace)
-    _pull_server.take_back()
+push = _lent(push_capabilities, "push")  # Neovim 0.7's capabilities: pushed diagnostics
+pull = _lent(pull_capabilities, "pull")  # VS Code's: pulled diagnostics

@@ -23,6 +23,8 @@ validation worker process is not its subject.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -35,44 +37,49 @@ from tests.server.lsp_client import Client, uri
 SHARES_SERVERS = pytest.mark.asyncio(loop_scope="session")
 
 
-class SharedServer:
-    """The session's server for one kind of client, lent to one test after another."""
+class SharedServers:
+    """The session's servers, one per kind of client (started on first use), each lent to
+    one test after another."""
 
-    def __init__(self, client: Client, workspace: Path) -> None:
-        self.client = client
-        self.workspace = workspace  # the folder it was last given
+    def __init__(self, scratch: Path) -> None:
+        self._scratch = scratch  # the first workspace of each: empty, each test brings its own
+        self._clients: dict[str, Client] = {}
+        self._workspaces: dict[str, Path] = {}
 
-    @classmethod
-    async def start(cls, folder: Path, capabilities: types.ClientCapabilities) -> SharedServer:
-        """The server, initialized on ``folder`` (an empty one: each test brings its own)."""
-        return cls(await lsp_client.start(folder, capabilities), folder)
-
-    def lend(self, test: pytest.Item, workspace: Path) -> Client:
-        """The client, the server's workspace folder now ``workspace`` (as an editor
-        switching folders tells it: `workspace/didChangeWorkspaceFolders`)."""
+    @contextlib.asynccontextmanager
+    async def lend(
+        self, kind: Callable[[], types.ClientCapabilities], test: pytest.Item, workspace: Path
+    ) -> AsyncIterator[Client]:
+        """The client of ``kind``'s server, its workspace folder now ``workspace`` (as an
+        editor switching folders tells it: `workspace/didChangeWorkspaceFolders`); the
+        documents the test opened are closed when it ends."""
         if "session" not in [m.kwargs.get("loop_scope") for m in test.iter_markers("asyncio")]:
             # Else the test awaits, in a loop of its own, answers that arrive in the session's.
             pytest.fail(f"{test.nodeid} uses a shared server: its module needs "
                         "`pytestmark = SHARES_SERVERS` (tests/server/shared_servers.py)",
                         pytrace=False)
-        self.client.workspace_did_change_workspace_folders(
+        name = kind.__name__
+        if name not in self._clients:
+            self._workspaces[name] = self._scratch / name
+            self._workspaces[name].mkdir()
+            self._clients[name] = await lsp_client.start(self._workspaces[name], kind())
+        client = self._clients[name]
+        client.workspace_did_change_workspace_folders(
             types.DidChangeWorkspaceFoldersParams(
                 types.WorkspaceFoldersChangeEvent(
                     added=[types.WorkspaceFolder(uri(workspace), "ws")],
-                    removed=[types.WorkspaceFolder(uri(self.workspace), "ws")],
+                    removed=[types.WorkspaceFolder(uri(self._workspaces[name]), "ws")],
                 )
             )
         )
-        self.workspace = workspace
-        return self.client
-
-    def take_back(self) -> None:
-        """Close every document the test opened (closing one it closed is a no-op)."""
-        for doc_uri in self.client.opened:
-            self.client.text_document_did_close(
+        self._workspaces[name] = workspace
+        yield client
+        for doc_uri in client.opened:  # closing one the test closed itself is a no-op
+            client.text_document_did_close(
                 types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc_uri))
             )
-        self.client.opened.clear()
+        client.opened.clear()
 
     async def stop(self) -> None:
-        await lsp_client.stop(self.client)
+        for client in self._clients.values():
+            await lsp_client.stop(client)
