@@ -7,4 +7,5 @@ nor its limits: the server starts one interpreter fewer (`lsp_client.THREAD_WORK
 from holodeck_lsp.server.start import serve
 from holodeck_lsp.server.worker import Worker
 
-serve(validator=Worker("holodeck-validation"))
+if __name__ == "__main__":
+    serve(validator=Worker("holodeck-validation"))
