@@ -1,11 +1,13 @@
 """What the last run of a case said, placed in the document: diagnostics of source
-`holodeck-lsp run` and hover text, built from `run --events` (docs/run-events.md).
+`holodeck-lsp run` and hover text, built from `run --events` (docs/run-events.md). The
+diagnostics are the failures the run's events list, each at its field path in the run's
+words (marked "(last run)"): what failed and where is the runner's to say.
 
 A diagnostic remembers the text of its line; once that line changes it is dropped, and
 the next run of the document replaces them all. With a baseline (`run.baseline`), a turn or
-case that passed there and fails now is REGRESSED, its turn's diagnostic an error. In a
-Markdown hover, what the model, a tool or the agent file said is code: a reply cannot load
-an image or plant a live link.
+case that passed there and fails now is REGRESSED on hover (the run lists the regression
+among its failures). In a Markdown hover, what the model, a tool or the agent file said is
+code: a reply cannot load an image or plant a live link.
 """
 
 from __future__ import annotations
@@ -163,34 +165,21 @@ def field_ranges(text: str, encoding: str, paths: list[str]) -> list[types.Range
 
 
 def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> DocumentRuns:
-    """Diagnostics and hover texts of one run's events, placed in ``text``."""
+    """Diagnostics and hover texts of one run's events, placed in ``text``: each failure a
+    turn's event lists at its field path, as the run worded it."""
     placer = _Placer(text, encoding)
     runs = DocumentRuns()
     metrics: dict[tuple[int, int], list[str]] = {}
-    turn_paths: dict[tuple[int, int], str] = {}
-    failed_args = [
-        e["path"]
-        for e in events
-        if e.get("event") == "assertion" and e["kind"] == "arg" and not e["passed"]
-    ]
     for event in events:
         kind = event.get("event")
-        if kind == "assertion" and not event["passed"]:
-            if any(arg.startswith(event["path"] + ".args.") for arg in failed_args):
-                continue  # the failed argument says it, at its own line
-            message = f"{event['message'] or 'assertion failed'} (last run)"
-            placed = placer.place(event["path"], message, types.DiagnosticSeverity.Error)
-            if placed is not None:
-                runs.placed.append(placed)
-        elif kind == "metric":
+        if kind == "metric":
             key = (event["case"], event["turn"])
             mark = {True: "pass", False: "FAIL", None: "-"}[event["passed"]]
             metrics.setdefault(key, []).append(f"{event['name']} {event['score']:.3g} {mark}")
-            if event["passed"] is False:
-                _metric_failure(event, placer, runs)
         elif kind == "turn_finished":
             _turn(event, placer, runs, metrics.get((event["case"], event["turn"]), []))
-            turn_paths[(event["case"], event["turn"])] = event["path"]
+            for failure in event.get("failures") or []:
+                _place_failure(failure, placer, runs)
         elif kind == "case_finished":
             lines = placer.lines_of(event["path"])
             if lines is not None:
@@ -205,15 +194,11 @@ def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> Docum
     return runs
 
 
-def _metric_failure(event: dict[str, Any], placer: _Placer, runs: DocumentRuns) -> None:
-    why = event["error"] or event["reasoning"] or f"score {event['score']:g}"
-    message = f"metric {event['name']} failed: {_cut(why)} (last run)"
-    if event["ground_truth_path"]:
-        message += f"\nexpected: {_cut(event['expected'])}\nactual: {_cut(event['actual'])}"
-        path = event["ground_truth_path"]
-    else:
-        path = event["path"] or ""
-    placed = placer.place(path, message, types.DiagnosticSeverity.Error)
+def _place_failure(failure: dict[str, Any], placer: _Placer, runs: DocumentRuns) -> None:
+    message = f"{_cut(failure['message'])} (last run)"
+    if failure.get("expected") is not None or failure.get("actual") is not None:
+        message += f"\nexpected: {_cut(failure['expected'])}\nactual: {_cut(failure['actual'])}"
+    placed = placer.place(failure["path"], message, types.DiagnosticSeverity.Error)
     if placed is not None:
         runs.placed.append(placed)
 
@@ -225,8 +210,9 @@ def _regressed(event: dict[str, Any]) -> bool:
 
 
 def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: list[str]) -> None:
-    path = event["path"]
-    lines = placer.lines_of(path)
+    lines = placer.lines_of(event["path"])
+    if lines is None:
+        return
     verdict = "SKIP" if event["skipped"] else ("PASS" if event["passed"] else "FAIL")
     if _regressed(event):
         verdict = "REGRESSED"
@@ -245,19 +231,7 @@ def _turn(event: dict[str, Any], placer: _Placer, runs: DocumentRuns, metrics: l
         fields.append(("errors", [_cut(e) for e in event["errors"][:3]]))
     if isinstance(event.get("baseline"), dict):
         fields.append(("since the baseline", [_cut(str(event["baseline"].get("text")))]))
-    if lines is not None:
-        texts = verdict_texts(
-            verdict, f"turn {event['turn']}", event["duration_ms"], fields, label=False
-        )
-        runs.verdicts.append(Verdict(*lines, *texts))
-    if not event["passed"]:
-        message = f"turn {event['turn']} failed in the last run"
-        severity = types.DiagnosticSeverity.Warning
-        if _regressed(event):
-            message = f"turn {event['turn']} regressed: it passed in the baseline, failed now"
-            severity = types.DiagnosticSeverity.Error
-        if event["errors"]:
-            message += ": " + _cut(event["errors"][0])
-        placed = placer.place(f"{path}.input", message, severity)
-        if placed is not None:
-            runs.placed.append(placed)
+    texts = verdict_texts(
+        verdict, f"turn {event['turn']}", event["duration_ms"], fields, label=False
+    )
+    runs.verdicts.append(Verdict(*lines, *texts))

@@ -132,6 +132,32 @@ def test_failures_are_placed_at_the_failing_argument_and_ground_truth(tmp_path: 
     assert failed[2]["ground_truth_path"] == "test_cases[0].turns[1].ground_truth"
     turns = {(e["case"], e["turn"]): e["passed"] for e in events if e["event"] == "turn_finished"}
     assert [key for key, passed in turns.items() if not passed] == [(0, 0), (0, 1)]
+    # What an editor shows, where: the failed argument (its expected tool says no more), the
+    # failed comparison at the ground truth with both sides; the case lists its turns'.
+    year = {
+        "path": "test_cases[0].turns[0].expected_tools[0].args.year",
+        "message": "expected regex '2018', got '2019'",
+        "expected": None,
+        "actual": None,
+    }
+    truth = {
+        "path": "test_cases[0].turns[1].ground_truth",
+        "message": "metric numeric failed: score 0",
+        "expected": "190000",
+        "actual": "181,001",
+    }
+    shown = {
+        (e["event"], e["path"]): e["failures"]
+        for e in events
+        if e["event"] in ("turn_finished", "case_finished") and e["case"] == 0
+    }
+    assert shown == {
+        ("turn_finished", "test_cases[0].turns[0]"): [year],
+        ("turn_finished", "test_cases[0].turns[1]"): [truth],
+        ("turn_finished", "test_cases[0].turns[2]"): [],
+        ("turn_finished", "test_cases[0].turns[3]"): [],
+        ("case_finished", "test_cases[0]"): [year, truth],
+    }
     assert events[-1]["event"] == "run_finished" and events[-1]["exit_code"] == 1
 
 

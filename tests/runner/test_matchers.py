@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,14 +11,11 @@ import pytest
 from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.runner.score import tool_assertions
-from holodeck_lsp.runner.score.tool_assertions import (
-    ToolVerdict,
-    expected_as_json,
-    turn_regex_pairs,
-)
+from holodeck_lsp.runner.score.tool_assertions import expected_as_json, turn_regex_pairs
+from holodeck_lsp.runner.score.turn_scores import Check, ToolVerdict
 
 
-def check_tools(
+def scored(
     expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation], name_errors: bool = True
 ) -> ToolVerdict:
     """The turn's verdict, its regexes judged by `re` here (the run judges them in a child
@@ -26,6 +24,13 @@ def check_tools(
     return tool_assertions.check_tools(
         expected, calls, regexes, ("test_cases", 0), name_errors=name_errors
     )
+
+
+def check_tools(
+    expected: list[str | ExpectedTool] | None, calls: list[ToolInvocation], name_errors: bool = True
+) -> ToolVerdict:
+    """The verdict as `TurnResult` has it (`matched`, `details`, error lines)."""
+    return replace(scored(expected, calls, name_errors), checks=())
 
 
 def call(name: str, **args: Any) -> ToolInvocation:
@@ -113,7 +118,7 @@ def test_a_missing_argument_is_named() -> None:
                 "unmatched_reason": "arg 'b' missing",
             }
         ],
-        ["expected subtract(a=1, b=2): arg 'b' missing"],
+        ("expected subtract(a=1, b=2): arg 'b' missing",),
     )
 
 
@@ -136,7 +141,7 @@ def test_one_single_call_must_satisfy_every_asserted_argument() -> None:
                 "unmatched_reason": "arg 'a' mismatch: expected 1, got 0",
             }
         ],
-        ["expected subtract(a=1, b=2): arg 'a' mismatch: expected 1, got 0"],
+        ("expected subtract(a=1, b=2): arg 'a' mismatch: expected 1, got 0",),
     )
 
 
@@ -144,13 +149,13 @@ def test_matcher_reasons_name_the_matcher() -> None:
     calls = [call("lookup", year="2018", item="cash")]
     fuzzy = verdict_of([{"name": "lookup", "args": {"item": {"fuzzy": "Debt"}}}], calls)
     regex = verdict_of([{"name": "lookup", "args": {"year": {"regex": "20(19|20)"}}}], calls)
-    assert fuzzy.errors == [
-        "expected lookup(item≈Debt): arg 'item' mismatch: expected ≈'Debt', got 'cash'"
-    ]
-    assert regex.errors == [
+    assert fuzzy.errors == (
+        "expected lookup(item≈Debt): arg 'item' mismatch: expected ≈'Debt', got 'cash'",
+    )
+    assert regex.errors == (
         "expected lookup(year~20(19|20)): "
-        "arg 'year' mismatch: expected regex '20(19|20)', got '2018'"
-    ]
+        "arg 'year' mismatch: expected regex '20(19|20)', got '2018'",
+    )
 
 
 def test_the_matching_call_is_reported_by_index_among_several() -> None:
@@ -172,7 +177,7 @@ def test_names_match_as_case_sensitive_substrings_and_bare_names_have_no_record(
     calls = [call("finance_lookup_v2")]
     assert verdict_of(["lookup"], calls) == ToolVerdict(True, None)
     assert verdict_of(["Lookup", {"name": "v3"}], calls) == ToolVerdict(
-        False, None, ["expected tool(s) not called in this turn: Lookup, v3"]
+        False, None, ("expected tool(s) not called in this turn: Lookup, v3",)
     )
 
 
@@ -196,12 +201,12 @@ def test_count_is_a_lower_bound_over_matching_calls() -> None:
                     "unmatched_reason": "expected 3 matching call(s), got 2",
                 }
             ],
-            ["expected lookup(item=cash): expected 3 matching call(s), got 2"],
+            ("expected lookup(item=cash): expected 3 matching call(s), got 2",),
         )
     )
-    assert verdict_of([{"name": "divide", "count": 2}], calls).errors == [
-        "expected divide(): no call to 'divide' found"
-    ]
+    assert verdict_of([{"name": "divide", "count": 2}], calls).errors == (
+        "expected divide(): no call to 'divide' found",
+    )
 
 
 def test_no_assertions_and_an_empty_list() -> None:
@@ -212,7 +217,8 @@ def test_no_assertions_and_an_empty_list() -> None:
 
 def test_every_assertion_must_hold() -> None:
     verdict = verdict_of(["lookup", "divide"], [call("lookup")])
-    assert verdict == ToolVerdict(False, None, ["expected tool(s) not called in this turn: divide"])
+    missing = "expected tool(s) not called in this turn: divide"
+    assert verdict == ToolVerdict(False, None, (missing,))
 
 
 def test_reports_leave_out_the_default_count() -> None:
@@ -226,3 +232,34 @@ def test_reports_leave_out_the_default_count() -> None:
         {"name": "lookup", "count": 2},
         {"name": "divide"},
     ]
+
+
+def test_each_assertion_and_argument_is_a_check_at_its_field_path() -> None:
+    expected: list[str | ExpectedTool] = [
+        "lookup",
+        "divide",
+        ExpectedTool.model_validate({"name": "lookup", "args": {"year": {"regex": "2021"}}}),
+        ExpectedTool.model_validate({"name": "lookup", "count": 3, "args": {"item": "cash"}}),
+        ExpectedTool.model_validate({"name": "subtract", "args": {"a": 1}}),
+    ]
+    calls = [call("lookup", item="cash", year="2020"), call("lookup", item="cash")]
+    names = ["lookup", "lookup"]
+    tool = ("test_cases", 0, "expected_tools")
+    verdict = scored(expected, calls)
+    assert verdict.checks == (
+        Check((*tool, 0), "tool", True, None, "lookup", names),
+        Check((*tool, 1), "tool", False, "no call to 'divide' found", "divide", names),
+        # Judged on the last call of the tool: its `year` is missing.
+        Check(
+            (*tool, 2), "tool", False, "arg 'year' missing", "lookup", names, 1,
+            (Check((*tool, 2, "args", "year"), "arg", False, "arg 'year' missing",
+                   {"regex": "2021"}, None),),
+        ),
+        # The arguments matched, but on too few calls: the count failed.
+        Check(
+            (*tool, 3, "count"), "tool", False, "expected 3 matching call(s), got 2", "lookup",
+            names, 1, (Check((*tool, 3, "args", "item"), "arg", True, None, "cash", "cash"),),
+        ),
+        Check((*tool, 4), "tool", False, "no call to 'subtract' found", "subtract", names),
+    )  # fmt: skip
+    assert len(verdict.errors) == 4  # the missing name's line, then each failed entry's

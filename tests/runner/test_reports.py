@@ -387,6 +387,49 @@ def test_junit_parses_with_a_standard_reader(tmp_path: Path) -> None:
     assert isinstance(list(first)[1].result[0], Skipped)
 
 
+SINGLE_TURN_TOOLS = """
+name: ci
+model: {provider: openai, name: unused}
+instructions: {inline: unused}
+test_cases:
+  - name: missing name
+    input: fine
+    expected_tools: [divide]
+  - name: wrong argument
+    input: fine
+    expected_tools: [divide, {name: add, args: {a: 2}}]
+  - name: timed out
+    input: explode
+    expected_tools: [{name: add, args: {a: 1}}]
+"""
+
+
+def test_junit_of_single_turn_cases_names_what_their_report_lines_do_not(
+    tmp_path: Path,
+) -> None:
+    """A single-turn case writes no line for a missing bare name (as `holodeck test`): the
+    JUnit failure then says the tools did not match; the same JUnit comes from the JSON
+    report read back by `merge`."""
+    path = write(tmp_path, {"agent.yaml": SINGLE_TURN_TOOLS, "scripted.py": JUNIT_AGENT})
+    xml, report, merged = tmp_path / "r.xml", tmp_path / "r.json", tmp_path / "merged.xml"
+    code, _, err = invoke(
+        "run", path, "--agent", "scripted:factory", "-q", "-o", xml, "-o", report
+    )
+    assert code == 1, err
+    cases = [next(iter(suite)) for suite in JUnitXml.fromfile(str(xml))]
+    assert [(type(c.result[0]).__name__, c.result[0].text) for c in cases] == [
+        ("Failure", "expected tools not matched: ['divide']; calls: add"),
+        ("Failure", "expected add(a=2): arg 'a' mismatch: expected 2, got 1"),
+        (
+            "Error",
+            "Agent invocation error: RuntimeError: kaput\n"
+            "expected add(a=1): no call to 'add' found",
+        ),
+    ]
+    assert invoke("merge", report, "-o", merged)[0] == 1
+    assert merged.read_text() == xml.read_text()
+
+
 # The expected report is compared whole; its long lines are the report's own.
 def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> None:
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})

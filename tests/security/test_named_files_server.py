@@ -41,7 +41,12 @@ async def test_items_of_a_suite_naming_a_fifo_and_the_next_request_are_answered(
     other.write_text(AGENT + "test_cases:\n  - name: greets\n    input: hi\n", encoding="utf-8")
     client = await start(workspace, push_capabilities())
     try:
-        assert await items_of(client, agent) == {"uri": uri(agent), "cases": []}
+        recording = str(workspace / "replay.jsonl")  # named, never opened
+        assert await items_of(client, agent) == {
+            "uri": uri(agent),
+            "recording": recording,
+            "cases": [],
+        }
         found = await items_of(client, other)
         assert [case["label"] for case in found["cases"]] == ["greets"]
     finally:

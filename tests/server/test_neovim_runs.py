@@ -40,19 +40,17 @@ def test_neovim_runs_a_turn_from_its_code_lens(tmp_path: Path) -> None:
         [(line, "▶ Run case") for line in cases] + [(line, "▶ Run turn") for line in turns]
     )
     assert result["executed"] == {"exitCode": 1, "passed": 0, "failed": 1}
-    warning, error = 2, 1
-    failed_turn = (turns[1], warning)  # on the turn's input
+    error = 1
     failed_truth = (truth_line, error)  # the failed comparison, on ground_truth
     failed_arg = (arg_line, error)  # the failed matcher, on its argument
     assert [(d["lnum"], d["severity"]) for d in result["diagnostics"]] == [
-        failed_turn,
         failed_truth,
         failed_arg,
     ]
-    assert result["diagnostics"][2]["message"] == "expected regex '2021', got '2020' (last run)"
+    assert result["diagnostics"][1]["message"] == "expected regex '2021', got '2020' (last run)"
     # The field's documentation, then the turn's last result.
     assert "\n\n---\n\n**Last run: FAIL** turn 1 (" in result["hover"]
     assert "tool calls: `lookup(metric='operating_cash_flow', year='2020')`" in result["hover"]
     # The ground truth corrected: its diagnostic is gone, the others stay.
-    assert [(d["lnum"], d["severity"]) for d in result["edited"]] == [failed_turn, failed_arg]
+    assert [(d["lnum"], d["severity"]) for d in result["edited"]] == [failed_arg]
     assert result["stopped"] is True

@@ -119,7 +119,8 @@ async def test_items_of_a_closed_file_are_read_from_disk(push: Client, workspace
         "net income growth",
     ]
     other = await request(push, "holodeck/testItems", {"textDocument": {"uri": uri(plain)}})
-    assert other == {"uri": uri(plain), "cases": []}
+    recording = str(plain.parent / "replay.jsonl")
+    assert other == {"uri": uri(plain), "recording": recording, "cases": []}
     gone = {"textDocument": {"uri": uri(workspace / "gone.yaml")}}
     assert await request(push, "holodeck/testItems", gone) is None
     # Past the editor's size limit, on disk or open, it is not parsed.
@@ -131,6 +132,49 @@ async def test_items_of_a_closed_file_are_read_from_disk(push: Client, workspace
     assert await request(push, "holodeck/testItems", big) is None
     located = {**big, "paths": ["test_cases[0]"]}
     assert await request(push, "holodeck/fieldLocations", located) == [None]
+
+
+async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
+    tmp_path: Path,
+) -> None:
+    """`holodeck/runArguments` builds the command line the lenses run; the suite's
+    recording is `replay.jsonl` beside it unless a setting names another."""
+    agent = example(tmp_path)
+    folder = agent.parent
+    client = await start(folder, push_capabilities(), options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
+    try:
+        doc = {"uri": uri(agent)}
+        items = await request(client, "holodeck/testItems", {"textDocument": doc})
+        assert items["recording"] == str(folder / "replay.jsonl")
+        turn = {"textDocument": doc, "case": 0, "upToTurn": 1}
+        replay = await request(client, "holodeck/runArguments", {**turn, "mode": "replay"})
+        events = ["--events", "-", "-q"]
+        assert replay == {
+            "args": ["run", str(agent), *events, "--case", "0", "--up-to-turn", "1",
+                     "--replay", str(folder / "replay.jsonl")],
+            "cwd": str(folder),
+            "recording": str(folder / "replay.jsonl"),
+        }  # fmt: skip
+        # The client's setting for the suite names another recording, relative to it.
+        mine = {"textDocument": doc, "mode": "record", "recording": "runs/r.jsonl"}
+        recorded = await request(client, "holodeck/runArguments", mine)
+        record = ["--record", str(folder / "runs" / "r.jsonl")]
+        assert recorded["args"] == ["run", str(agent), *events, *record]
+        live = await request(client, "holodeck/runArguments", {"textDocument": doc, "mode": "live"})
+        assert live["args"] == ["run", str(agent), *events]
+        # Against an earlier run's report (the client's `holodeck.run.baseline`).
+        ci = {"textDocument": doc, "mode": "live", "baseline": "ci/main.json"}
+        compared = await request(client, "holodeck/runArguments", ci)
+        baseline = ["--baseline", str(folder / "ci" / "main.json")]
+        assert compared["args"] == ["run", str(agent), *events, *baseline]
+        # A turn without its case, or an unknown mode, has no command line.
+        for wrong in ({"textDocument": doc, "mode": "live", "upToTurn": 1},
+                      {"textDocument": doc, "mode": "dry-run"},
+                      {"textDocument": doc, "mode": "live", "case": -1}):  # fmt: skip
+            assert await request(client, "holodeck/runArguments", wrong) is None
+    finally:
+        await stop(client)
 
 
 async def test_field_locations_place_a_failure_at_its_line(push: Client, workspace: Path) -> None:

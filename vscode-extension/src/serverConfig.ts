@@ -9,8 +9,8 @@ export interface ServerConfiguration {
   workspaceTrusted: boolean;
   severity: Record<string, SeverityName>;
   /**
-   * `run.replay`: the recording the server's "Run case" lenses replay; `run.baseline`: the report
-   * they compare with (each omitted when unset).
+   * `run.replay`: the suites' recording, which the server's lenses replay; `run.baseline`: the
+   * report they compare with (each omitted when unset).
    */
   run?: { replay?: string; baseline?: string };
 }

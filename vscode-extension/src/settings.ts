@@ -15,7 +15,7 @@ export interface Settings {
   graderImport: GraderImport;
   severity: Record<string, SeverityName>;
   yamlDeduplicate: boolean;
-  /** The recording "Run with replay" replays and "Record" writes; empty: `replay.jsonl` beside the suite. */
+  /** The suite's recording ("Run with replay", "Record", the lenses); empty: the server's default, `replay.jsonl` beside the suite. */
   runReplay: string;
   /** An earlier run's report that runs compare with (a regressed turn is marked); empty: none. */
   runBaseline: string;

@@ -1,4 +1,5 @@
-"""The suite as the engine runs it: test cases as lists of turns, metrics resolved."""
+"""The suite as the engine runs it: test cases as lists of turns, metrics resolved (with the
+field path each was written at: turn > test case > agent)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import MetricConfig
 from holodeck_lsp.models.test_case import ExpectedTool, FileInput, TestCaseModel
+from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,11 @@ class PlannedTurn:
     retrieval_context: list[str] | None
     metrics: list[MetricConfig]
     turn_config: dict[str, Any] | None
+    metrics_at: YamlPath = ()  # where the list ``metrics`` is written
+
+    def metric_path(self, position: int) -> YamlPath:
+        """Where the metric at ``position`` of ``metrics`` is written."""
+        return (*self.metrics_at, position)
 
 
 def case_label(name: str | None, index: int) -> str:
@@ -37,6 +44,28 @@ class PlannedCase:
     def label(self) -> str:
         return case_label(self.name, self.index)
 
+    @property
+    def path(self) -> YamlPath:
+        return case_at(self.index)
+
+    def turn_path(self, turn: int) -> YamlPath:
+        """A turn of a multi-turn case; a single-turn case is its own (only) turn."""
+        return turn_at(self.index, turn) if self.multi_turn else self.path
+
+
+def case_at(index: int) -> YamlPath:
+    """The field path of the test case at ``index`` in the suite file."""
+    return ("test_cases", index)
+
+
+def turn_at(index: int, turn: int) -> YamlPath:
+    """The field path of a turn of the multi-turn test case at ``index`` (a case's path,
+    as `case_at` has it, then the turn's)."""
+    return ("test_cases", index, "turns", turn)
+
+
+AGENT_METRICS: YamlPath = ("evaluations", "metrics")
+
 
 def agent_metrics(agent: Agent) -> list[MetricConfig]:
     evaluations = agent.evaluations
@@ -46,6 +75,8 @@ def agent_metrics(agent: Agent) -> list[MetricConfig]:
 def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> PlannedCase:
     """Metric precedence: turn > test case > agent."""
     case_metrics = list(case.evaluations) if case.evaluations is not None else defaults
+    where = case_at(index)
+    case_metrics_at = (*where, "evaluations") if case.evaluations is not None else AGENT_METRICS
     if case.turns is None:
         assert case.input is not None  # validated: a case without turns has an input
         turn = PlannedTurn(
@@ -56,6 +87,7 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             case.retrieval_context,
             case_metrics,
             None,
+            case_metrics_at,
         )
         return PlannedCase(index, case.name, False, [turn])
     turns = [
@@ -67,8 +99,9 @@ def plan_case(index: int, case: TestCaseModel, defaults: list[MetricConfig]) -> 
             t.retrieval_context,
             list(t.evaluations) if t.evaluations is not None else case_metrics,
             t.turn_config,
+            (*turn_at(index, j), "evaluations") if t.evaluations is not None else case_metrics_at,
         )
-        for t in case.turns
+        for j, t in enumerate(case.turns)
     ]
     return PlannedCase(index, case.name, True, turns)
 

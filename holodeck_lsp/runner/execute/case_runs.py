@@ -13,18 +13,18 @@ from holodeck_lsp.models.test_result import ProcessedFileInput, TestResult, Turn
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend import Backend, Reply, Session, TurnRequest
-from holodeck_lsp.runner.collect.field_paths import turn_path
 from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
 from holodeck_lsp.runner.execute.turn_files import with_files
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.metrics.turn_metrics import TurnView, evaluate
-from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
+from holodeck_lsp.runner.score.regex_limit import RegexJudge
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, roll_up_case, single_turn_case
 from holodeck_lsp.runner.score.tool_assertions import (
     check_tools,
     expected_as_json,
     turn_regex_pairs,
 )
+from holodeck_lsp.runner.score.turn_scores import MetricScore, TurnScore
 from holodeck_lsp.runner.services.failures import (
     AgentError,
     AgentRunFailed,
@@ -50,8 +50,8 @@ class CaseRunSettings:
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT  # seconds per code grader call
     # How a legacy single-turn case names a failed agent run ("OpenAI Agents run failed: ").
     run_label: str = ""
-    # Told of every finished turn, as it finishes, with its regex verdicts (`run --events`).
-    on_turn: Callable[[PlannedCase, TurnResult, Verdicts], None] | None = None
+    # Told of every finished turn, as it finishes, with what scoring found (`run --events`).
+    on_turn: Callable[[PlannedCase, TurnResult, TurnScore], None] | None = None
     regexes: RegexJudge = field(default_factory=RegexJudge)  # closed by whoever runs
 
 
@@ -115,19 +115,19 @@ class _CaseRun:
         self.execution_errors = 0
         self.processed: list[ProcessedFileInput] = []
         self.turns: list[TurnResult] = []  # finished turns, kept when the run stops early
+        self.scores: list[TurnScore] = []  # what scoring found on each of them
         self.timestamp = now_iso()
         self.start = time.perf_counter()
         # What the retrieval tools gave back in this case so far, in call order.
         self.retrieved: list[str] = []
-        self.regexes: Verdicts = {}  # the last turn's verdicts on its regex matchers
 
     def outcome(self) -> CaseOutcome:
         """The case's result from its turns, every one of which has a result."""
-        turns = list(self.turns)
+        turns, scores = list(self.turns), list(self.scores)
         elapsed = int((time.perf_counter() - self.start) * 1000)
         build = roll_up_case if self.case.multi_turn else _single
         result = build(self.case.name, turns, self.processed, elapsed, self.timestamp)
-        return CaseOutcome(self.case, result, self.execution_errors)
+        return CaseOutcome(self.case, result, self.execution_errors, scores)
 
     def _retrieval_context(self, turn: PlannedTurn, reply: Reply) -> list[str] | None:
         """The turn's own `retrieval_context`, else everything retrieved in the case so
@@ -137,25 +137,27 @@ class _CaseRun:
             return turn.retrieval_context
         return list(self.retrieved) or None
 
-    async def turn(self, session: Session | None, index: int, turn: PlannedTurn) -> TurnResult:
-        self.regexes = {}
+    async def turn(
+        self, session: Session | None, index: int, turn: PlannedTurn
+    ) -> tuple[TurnResult, TurnScore]:
+        at = self.case.turn_path(index)
         if self.lost:
-            return _skipped(index, turn, UNRECOVERABLE, expected=False)
+            skipped = TurnScore(at, skipped=UNRECOVERABLE)
+            return _skipped(index, turn, UNRECOVERABLE, expected=False), skipped
         if self.stop_reason is not None or session is None:
-            return _skipped(index, turn, f"skipped: {self.stop_reason or 'no session'}")
+            reason = f"skipped: {self.stop_reason or 'no session'}"
+            return _skipped(index, turn, reason), TurnScore(at, skipped=reason)
         legacy = not self.case.multi_turn
         message, processed = with_files(turn.input, turn.files, self.settings.agent_dir)
         self.processed.extend(processed)
         request = TurnRequest(message, index, self.case.label, self.case.index)
-        errors: list[str] = []
         reply: Reply | None = None
-        failed = False
+        failed: str | None = None  # why the turn gave no reply to judge
         start = time.perf_counter()
         try:
             reply = await session.send(request)
         except TurnFailure as failure:
-            failed = True
-            errors.append(failure_message(failure, legacy, self.settings.run_label))
+            failed = failure_message(failure, legacy, self.settings.run_label)
             self.execution_errors += failure.execution_error
             if failure.breaks_session:
                 self.stop_reason = f"the session ended at turn {index}: {failure}"
@@ -165,16 +167,14 @@ class _CaseRun:
         elapsed = int((time.perf_counter() - start) * 1000)
         calls = reply.tool_invocations if reply is not None else []
         pairs = turn_regex_pairs(turn.expected_tools, calls)
-        self.regexes = await self.settings.regexes.judge(pairs) if pairs else {}
-        at = turn_path(self.case, index)
-        tools = check_tools(
-            turn.expected_tools, calls, self.regexes, at, name_errors=not legacy
-        )
-        errors.extend(tools.errors)
-        metric_results, grader_details = [], None
+        regexes = await self.settings.regexes.judge(pairs) if pairs else {}
+        tools = check_tools(turn.expected_tools, calls, regexes, at, name_errors=not legacy)
+        metrics: list[MetricScore] = []
+        metric_errors: list[str] = []
+        grader_details = None
         # A reply, even an empty one, is graded (`holodeck test` grades none that is empty:
         # docs/runner.md, "An empty reply is graded"); a failed turn is not.
-        if reply is not None and not failed:
+        if reply is not None and failed is None:
             view = TurnView(
                 turn.input,
                 reply.text,
@@ -198,36 +198,38 @@ class _CaseRun:
             )
             if outcome.fatal is not None and not legacy:
                 self.lost = True
-                return _lost(index, turn, outcome.fatal)
-            metric_results, grader_details = outcome.results, outcome.grader_details or None
-            errors.extend(outcome.errors)
-            if outcome.fatal is not None:
-                errors.append(outcome.fatal)
+                return _lost(index, turn, outcome.fatal), TurnScore(at, failure=outcome.fatal)
+            metrics = [
+                MetricScore(turn.metric_path(position), result)
+                for position, result in zip(outcome.sources, outcome.results, strict=True)
+            ]
+            grader_details = outcome.grader_details or None
+            fatal = [outcome.fatal] if outcome.fatal is not None else []
+            metric_errors = [*outcome.errors, *fatal]
             self.execution_errors += outcome.execution_errors
             if outcome.stop_reason is not None:
                 self.stop_reason = outcome.stop_reason
-        passed = (
-            not errors
-            and tools.matched is not False
-            and all(m.passed is not False for m in metric_results)
+        response = reply.text if reply is not None else None
+        score = TurnScore(
+            at, tools, tuple(metrics), failed, turn.ground_truth, response, tuple(metric_errors)
         )
         return TurnResult(
             turn_index=index,
             input=turn.input,
-            response=reply.text if reply is not None else None,
+            response=response,
             ground_truth=turn.ground_truth,
             expected_tools=_expected(turn),
             tool_calls=[c.name for c in calls],
             tool_invocations=calls,
             tools_matched=tools.matched,
             arg_match_details=tools.details,
-            metric_results=metric_results,
-            passed=passed,
+            metric_results=[m.result for m in metrics],
+            passed=score.passed,
             execution_time_ms=elapsed,
             token_usage=reply.usage if reply is not None else None,
-            errors=errors,
+            errors=score.errors,
             grader_details=grader_details,
-        )
+        ), score
 
 
 async def run_case(case: PlannedCase, backend: Backend, settings: CaseRunSettings) -> CaseOutcome:
@@ -240,9 +242,11 @@ async def run_case(case: PlannedCase, backend: Backend, settings: CaseRunSetting
         state.execution_errors += 1
     try:
         for index, turn in enumerate(case.turns):
-            state.turns.append(await state.turn(session, index, turn))
+            result, score = await state.turn(session, index, turn)
+            state.turns.append(result)
+            state.scores.append(score)
             if settings.on_turn is not None:
-                settings.on_turn(case, state.turns[-1], state.regexes)
+                settings.on_turn(case, result, score)
     finally:
         if session is not None:
             await session.close()

@@ -1,8 +1,9 @@
 """`run --events`: the run as it goes, one JSON object per line (docs/run-events.md).
 
 Every event carries `event`, `seq` (0, 1, ...) and `time`; `run_started` names the schema
-version. Assertions and metrics are reported with the field path they were written at, so
-an editor can place a failure at its line.
+version. Assertions, metrics and failures are written from what scoring found
+(`score/turn_scores.py`), each with the field path it belongs at, so an editor only places
+them.
 """
 
 from __future__ import annotations
@@ -12,20 +13,21 @@ from typing import Any, TextIO
 
 from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.agent import Agent
-from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS, EvaluationMetric, MetricConfig
-from holodeck_lsp.models.test_case import ExpectedTool
 from holodeck_lsp.models.test_result import TestReport, ToolInvocation, TurnResult
-from holodeck_lsp.runner.collect.field_paths import case_path, metric_paths, text, turn_path
-from holodeck_lsp.runner.collect.plan import PlannedCase, PlannedTurn
+from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.execute.suite_execution import Progress
 from holodeck_lsp.runner.report.comparison.run_baseline import BaselineMarks
-from holodeck_lsp.runner.score.arg_matchers import arg_mismatch, mismatch
-from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
-from holodeck_lsp.runner.score.regex_limit import Verdicts
-from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso
-from holodeck_lsp.runner.score.tool_assertions import name_only
+from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, result_turns
+from holodeck_lsp.runner.score.turn_scores import (
+    Check,
+    Failure,
+    MetricScore,
+    TurnScore,
+    case_failures,
+    compares_reply,
+)
 from holodeck_lsp.runner.services.redaction import Secrets
-from holodeck_lsp.validation.yaml.source_map import YamlPath
+from holodeck_lsp.validation.yaml.path_text import format_path
 
 EVENTS_VERSION = 1
 Event = dict[str, Any]
@@ -80,39 +82,49 @@ class EventStream:
     def case_started(self, case: PlannedCase) -> None:
         self.emit("case_started", **_case_fields(case))
 
-    def turn_finished(self, case: PlannedCase, result: TurnResult, regexes: Verdicts) -> None:
-        """A finished turn, with the verdicts on its `turn_regex_pairs`."""
-        index = result.turn_index
-        planned = case.turns[index]
-        where = {"case": case.index, "turn": index}
+    def turn_finished(self, case: PlannedCase, result: TurnResult, score: TurnScore) -> None:
+        """A finished turn, with what scoring found on it."""
+        where = {"case": case.index, "turn": result.turn_index}
         if not result.skipped:
-            for assertion in tool_assertions(case, planned, result, regexes):
-                self.emit("assertion", **where, **assertion)
-            paths = metric_paths(self.agent, case, index)
-            for metric in metric_events(case, planned, paths, result):
-                self.emit("metric", **where, **metric)
+            for check in score.checks:
+                for part in (check, *check.args):
+                    self.emit("assertion", **where, **_assertion(part))
+            for metric in score.metrics:
+                self.emit("metric", **where, **_metric(metric, score))
+        mark = self.baseline.turn(case, result) if self.baseline else None
         self.emit(
             "turn_finished",
             **where,
-            path=text(turn_path(case, index)),
+            path=format_path(score.path),
             passed=result.passed,
             skipped=result.skipped,
             duration_ms=result.execution_time_ms,
             response=result.response,
             tool_calls=[_call(c) for c in result.tool_invocations],
             errors=result.errors,
-            **({"baseline": self.baseline.turn(case, result)} if self.baseline else {}),
+            **({"baseline": mark} if mark is not None else {}),
+            failures=[_failure(f) for f in _turn_failures(score, mark)],
         )
 
     def case_finished(self, outcome: CaseOutcome) -> None:
-        result = outcome.result
+        result, case = outcome.result, outcome.case
+        turns = result_turns(result)
+        shown = [
+            failure
+            for turn, score in zip(turns, outcome.scores, strict=False)
+            for failure in _turn_failures(
+                score, self.baseline.turn(case, turn) if self.baseline else None
+            )
+        ]
+        failures = case_failures(case.path, shown, result.passed, result.errors)
         self.emit(
             "case_finished",
-            **_case_fields(outcome.case),
+            **_case_fields(case),
             passed=result.passed,
             duration_ms=result.execution_time_ms,
             errors=result.errors,
-            **({"baseline": self.baseline.case(outcome.case, result)} if self.baseline else {}),
+            **({"baseline": self.baseline.case(case, result)} if self.baseline else {}),
+            failures=[_failure(f) for f in failures],
         )
 
     def run_ended(self, report: TestReport, exit_code: int) -> None:
@@ -130,11 +142,11 @@ class EventStream:
 
 
 def _case_fields(case: PlannedCase) -> Event:
-    return {"case": case.index, "label": case.label, "path": text(case_path(case))}
+    return {"case": case.index, "label": case.label, "path": format_path(case.path)}
 
 
 def _planned(case: PlannedCase) -> Event:
-    turns = [{"turn": i, "path": text(turn_path(case, i))} for i in range(len(case.turns))]
+    turns = [{"turn": i, "path": format_path(case.turn_path(i))} for i in range(len(case.turns))]
     return {**_case_fields(case), "name": case.name, "multi_turn": case.multi_turn, "turns": turns}
 
 
@@ -142,116 +154,51 @@ def _call(call: ToolInvocation) -> Event:
     return {"name": call.name, "args": call.args, "error": call.error}
 
 
-def tool_assertions(
-    case: PlannedCase, turn: PlannedTurn, result: TurnResult, regexes: Verdicts
-) -> list[Event]:
-    """Each tool assertion's outcome: an entry's name (or count), then each of its args."""
-    if turn.expected_tools is None or result.tools_matched is None:
-        return []
-    calls = result.tool_invocations
-    details = iter(result.arg_match_details or [])
-    out: list[Event] = []
-    for k, entry in enumerate(turn.expected_tools):
-        path: YamlPath = (*turn_path(case, result.turn_index), "expected_tools", k)
-        bare = name_only(entry)
-        if bare is not None:
-            called = any(bare in c.name for c in calls)
-            message = None if called else f"no call to '{bare}' found"
-            out.append(_assertion(path, "tool", called, message, bare, [c.name for c in calls]))
-            continue
-        assert isinstance(entry, ExpectedTool)
-        detail = next(details, None)
-        if detail is not None:  # a single-turn case read back from a report has none
-            out.extend(_entry(path, entry, calls, detail, regexes))
-    return out
-
-
-def _entry(
-    path: YamlPath,
-    entry: ExpectedTool,
-    calls: list[ToolInvocation],
-    detail: dict[str, Any],
-    regexes: Verdicts,
-) -> list[Event]:
-    """An entry with `args` or `count`: its verdict (at `.count` when only the number of
-    matching calls fell short), then each argument against the call it was judged on."""
-    args = {str(k): v for k, v in (entry.args or {}).items()}
-    named = [c for c in calls if entry.name in c.name]
-    matched = detail["matched_call_index"]
-    passed = matched != -1
-    at: YamlPath = (*path, "args")
-    short = not passed and any(mismatch(args, c.args, regexes, at) is None for c in named)
-    where = (*path, "count") if short else path
-    names = [c.name for c in calls]
-    out = [_assertion(where, "tool", passed, detail["unmatched_reason"], entry.name, names)]
-    judged = calls[matched] if passed else (named[-1] if named else None)
-    if judged is None:
-        return out
-    for name, spec in args.items():
-        arg_path: YamlPath = (*at, name)
-        if name not in judged.args:
-            out.append(_assertion(arg_path, "arg", False, f"arg '{name}' missing", spec, None))
-            continue
-        actual = judged.args[name]
-        problem = arg_mismatch(spec, actual, regexes, arg_path)
-        out.append(_assertion(arg_path, "arg", problem is None, problem, spec, actual))
-    return out
-
-
-def _assertion(
-    path: YamlPath, kind: str, passed: bool, message: str | None, expected: Any, actual: Any
-) -> Event:
+def _assertion(check: Check) -> Event:
     return {
-        "path": text(path),
-        "kind": kind,
-        "passed": passed,
-        "message": message,
-        "expected": expected,
-        "actual": actual,
+        "path": format_path(check.path),
+        "kind": check.kind,
+        "passed": check.passed,
+        "message": check.message,
+        "expected": check.expected,
+        "actual": check.actual,
     }
 
 
-def metric_events(
-    case: PlannedCase, turn: PlannedTurn, paths: list[YamlPath], result: TurnResult
-) -> list[Event]:
-    """Each metric result with the path of the metric that produced it (results come in
-    the plan's order, the metrics that did not apply left out)."""
-    out: list[Event] = []
-    position = 0
-    for metric_result in result.metric_results:
-        while position < len(turn.metrics) and (
-            metric_name(turn.metrics[position]) != metric_result.metric_name
-        ):
-            position += 1
-        metric = turn.metrics[position] if position < len(turn.metrics) else None
-        path = text(paths[position]) if metric is not None and position < len(paths) else None
-        position += 1
-        compares = metric is not None and _compares(metric)
-        out.append(
-            {
-                "path": path,
-                "name": metric_result.metric_name,
-                "kind": metric_result.kind,
-                "score": metric_result.score,
-                "threshold": metric_result.threshold,
-                "passed": metric_result.passed,
-                "error": metric_result.error,
-                "reasoning": metric_result.reasoning,
-                "ground_truth_path": (
-                    text((*turn_path(case, result.turn_index), "ground_truth"))
-                    if compares
-                    else None
-                ),
-                "expected": result.ground_truth if compares else None,
-                "actual": result.response if compares else None,
-            }
-        )
-    return out
+def _metric(metric: MetricScore, score: TurnScore) -> Event:
+    result = metric.result
+    compares = compares_reply(result)
+    return {
+        "path": format_path(metric.path) if metric.path is not None else None,
+        "name": result.metric_name,
+        "kind": result.kind,
+        "score": result.score,
+        "threshold": result.threshold,
+        "passed": result.passed,
+        "error": result.error,
+        "reasoning": result.reasoning,
+        "ground_truth_path": format_path((*score.path, "ground_truth")) if compares else None,
+        "expected": score.ground_truth if compares else None,
+        "actual": score.response if compares else None,
+    }
 
 
-def _compares(metric: MetricConfig) -> bool:
-    """Whether the metric compares the reply with the turn's `ground_truth`."""
-    return isinstance(metric, EvaluationMetric) and metric.metric in GROUND_TRUTH_METRICS
+def _turn_failures(score: TurnScore, mark: dict[str, object] | None) -> list[Failure]:
+    """What failed in the turn; against a baseline it passed, first that it regressed."""
+    failures = score.failures()
+    if mark is not None and mark["change"] == "regressed":
+        regressed = f"Regressed: it passed in the baseline ({mark['text']})"
+        failures.insert(0, Failure((*score.path, "input"), regressed))
+    return failures
+
+
+def _failure(failure: Failure) -> Event:
+    return {
+        "path": format_path(failure.path),
+        "message": failure.message,
+        "expected": failure.expected,
+        "actual": failure.actual,
+    }
 
 
 class WithEvents:

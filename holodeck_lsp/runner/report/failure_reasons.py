@@ -1,18 +1,11 @@
 """Why a turn failed, in words: its errors (a failed tool assertion is one) and each failed
-metric's reason. The Markdown and JUnit reports and `compare` all word it so."""
+metric's reason (`score/turn_scores.metric_reason`). The Markdown and JUnit reports and
+`compare` all word it so."""
 
 from __future__ import annotations
 
-from holodeck_lsp.models.test_result import MetricResult, TurnResult
-
-
-def metric_failure(m: MetricResult) -> str:
-    """Why a metric failed: its error, its reasoning, else its score against the mark."""
-    if m.error or m.reasoning:
-        return str(m.error or m.reasoning)
-    if m.threshold is not None:
-        return f"score {m.score:g} below threshold {m.threshold:g}"
-    return f"score {m.score:g}"
+from holodeck_lsp.models.test_result import TurnResult
+from holodeck_lsp.runner.score.turn_scores import metric_reason
 
 
 def turn_problems(turn: TurnResult) -> list[str]:
@@ -20,6 +13,6 @@ def turn_problems(turn: TurnResult) -> list[str]:
     out = list(turn.errors)
     for m in turn.metric_results:
         if m.passed is False:
-            why = metric_failure(m)
+            why = metric_reason(m)
             out.append(f"metric `{m.metric_name}` failed: {why}")
     return out

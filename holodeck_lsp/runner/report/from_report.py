@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.report.event_stream import EventStream
+from holodeck_lsp.runner.score.read_back import read_turn
 from holodeck_lsp.runner.score.regex_limit import RegexJudge, Verdicts
 from holodeck_lsp.runner.score.rollup import CaseOutcome, result_turns
 from holodeck_lsp.runner.score.tool_assertions import turn_regex_pairs
@@ -54,14 +55,20 @@ async def _judged(report: TestReport, cases: list[PlannedCase]) -> Verdicts:
 
 
 def emit_report(report: TestReport, cases: list[PlannedCase], events: EventStream) -> int:
-    """Every result the suite still has a case for, as events; the exit code the run had."""
+    """Every result the suite still has a case for, as events, its tool calls scored
+    against the suite as it is now; the exit code the run had."""
     regexes = asyncio.run(_judged(report, cases))
     events.run_started()
     for case, result, turns in _placed(report, cases):
         events.case_started(case)
+        scores = []
         for turn in turns:
-            events.turn_finished(case, turn, regexes)
-        events.case_finished(CaseOutcome(case, result, 0))
+            planned = case.turns[turn.turn_index]
+            at = case.turn_path(turn.turn_index)
+            score = read_turn(turn, at, not case.multi_turn, planned, regexes)
+            events.turn_finished(case, turn, score)
+            scores.append(score)
+        events.case_finished(CaseOutcome(case, result, 0, scores))
     code = 0 if report.summary.failed == 0 else 1
     events.run_ended(report, code)
     return code

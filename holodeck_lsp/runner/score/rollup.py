@@ -3,7 +3,7 @@ test cases to the summary (counts, pass rate, mean score per metric)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from statistics import fmean
 
@@ -16,6 +16,7 @@ from holodeck_lsp.models.test_result import (
 )
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.collect.plan import PlannedCase
+from holodeck_lsp.runner.score.turn_scores import TurnScore
 
 
 def sum_usage(usages: list[TokenUsage | None]) -> TokenUsage | None:
@@ -159,6 +160,7 @@ class CaseOutcome:
     case: PlannedCase
     result: TestResult
     execution_errors: int  # turns lost to the model service, not to the agent
+    scores: list[TurnScore] = field(default_factory=list)  # what scoring found, turn by turn
 
 
 def now_iso() -> str:

@@ -8,12 +8,14 @@ A run imports the workspace's graders and tools, and so does `run --from-report`
 workspace the client has not marked trusted (`workspaceTrusted`) there are no lenses and
 every command is refused with a message.
 
-The run is `holodeck-lsp run --case N [--up-to-turn T] --events -` in a child process: the
-server imports nothing of the runner, and whatever the agent, its tools or its graders do
-cannot take the server down. The child is isolated (`isolation/children.py`): the
-workspace's modules are not on its path until the runner puts the agent's folder there for
-its graders and tools. `holodeck.showReport` places a report produced elsewhere (CI's
-`report.json`) the same way: `run --from-report`.
+The run is `holodeck-lsp run --case N [--up-to-turn T] --events -` in a child process, as
+server/run_command_line.py builds it (replaying the suite's recording when `run.replay`
+names one or `replay.jsonl` is beside the suite): the server imports nothing of the
+runner, and whatever the agent, its tools or its graders do cannot take the server down.
+The child is isolated (`isolation/children.py`): the workspace's modules are not on its
+path until the runner puts the agent's folder there for its graders and tools.
+`holodeck.showReport` places a report produced elsewhere (CI's `report.json`) the same
+way: `run --from-report`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
 from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.run_command_line import (
+    lens_mode,
+    named_file,
+    recording_for,
+    report_arguments,
+    run_arguments,
+)
 from holodeck_lsp.server.run_results import from_events
 from holodeck_lsp.server.session import Session
 
@@ -124,20 +133,12 @@ class _Progress:
             )
 
 
-def _named(option: str, setting: str | None, agent: Path) -> list[str]:
-    """``option`` with the file a setting names (relative to the agent's folder), if any."""
-    if not setting:
-        return []
-    path = Path(setting)
-    return [option, str(path if path.is_absolute() else agent.parent / path)]
-
-
 async def _events(
     session: Session, args: list[str], cwd: Path, progress: _Progress
 ) -> tuple[int, list[dict[str, Any]], str]:
     """Run the CLI; its events as they come (each turn reported), exit code, stderr."""
     starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
-        *python_command(CLI_CODE), *args, "--events", "-", "-q",
+        *python_command(CLI_CODE), *args,
         cwd=str(cwd),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -202,22 +203,24 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
         raise Untrusted(message)
     doc = _doc(session, args[0])
     agent = uri_path(doc.uri)
-    baseline = _named("--baseline", session.settings.run_baseline, agent)
+    baseline = named_file(agent, session.settings.run_baseline)
     if command == SHOW_REPORT:
         if len(args) < 2:
             raise ValueError("holodeck.showReport takes the document's URI and a report path")
         report = Path(str(args[1]))
         report = report if report.is_absolute() else agent.parent / report
-        cli = ["run", str(agent), "--from-report", str(report), *baseline]
+        cli = report_arguments(agent, report, baseline)
         title = f"holodeck-lsp: results of {report.name}"
     else:
         case = int(args[1])
-        replay = _named("--replay", session.settings.run_replay, agent)
-        cli = ["run", str(agent), "--case", str(case), *replay, *baseline]
+        turn = int(args[2]) if command == RUN_TURN else None
+        setting = session.settings.run_replay
+        recording = recording_for(agent, setting)
+        mode = lens_mode(setting, recording)
+        cli = run_arguments(agent, mode, recording, case, turn, baseline)
         title = f"holodeck-lsp run: test_cases[{case}]"
-        if command == RUN_TURN:
-            cli += ["--up-to-turn", str(int(args[2]))]
-            title += f" up to turns[{int(args[2])}]"
+        if turn is not None:
+            title += f" up to turns[{turn}]"
     progress = _Progress(session, title)
     await progress.begin()
     code, events, stderr = await _events(session, cli, agent.parent, progress)

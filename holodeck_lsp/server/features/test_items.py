@@ -1,14 +1,21 @@
 """What a test explorer (VS Code's Testing view) asks of the server, so its items and
 failure locations come from the same parse as the diagnostics:
 
-- `holodeck/testItems` `{textDocument}` -> `{uri, cases: [{index, label, detail, range,
-  selection, turns: [{index, label, detail, range}]}]}` for an agent file: its inline
-  `test_cases`, or those of its `test_cases_file` (`uri` is the document the ranges are in);
+- `holodeck/testItems` `{textDocument, recording?}` -> `{uri, recording, cases: [{index,
+  label, detail, range, selection, turns: [{index, label, detail, range}]}]}` for an agent
+  file: its inline `test_cases`, or those of its `test_cases_file` (`uri` is the document
+  the ranges are in); `recording` the suite's recording (the client's `recording` setting,
+  else `run.replay`, else `replay.jsonl` beside the suite: server/run_command_line.py);
   `cases` empty when it has none; null when its text does not parse (keep the last items);
 - `holodeck/fieldLocations` `{textDocument, paths}` -> one location `{uri, range}` or null
   per field path of `run --events` (`test_cases[0].turns[1].ground_truth`, in the agent's
   terms), where a result about that field is shown (as the run's diagnostics are placed);
-  a path under `test_cases` of an agent with a `test_cases_file` is in that file.
+  a path under `test_cases` of an agent with a `test_cases_file` is in that file;
+- `holodeck/runArguments` `{textDocument, mode, case?, upToTurn?, recording?, baseline?}`
+  -> `{args, cwd, recording}`: the arguments of `holodeck-lsp` that run the suite (a case
+  of it, up to a turn) in `mode` (`live`, `replay` or `record` its recording), against the
+  baseline report (the client's `baseline` setting, else `run.baseline`), as the server's
+  own lenses run it.
 
 A document the client has not opened is read from disk, on the query worker (never on
 the event loop), and only if it is a regular file within the size limit (a
@@ -34,6 +41,13 @@ from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.run_command_line import (
+    RUN_MODES,
+    RunMode,
+    named_file,
+    recording_for,
+    run_arguments,
+)
 from holodeck_lsp.server.run_results import field_ranges
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.diagnostics import Range
@@ -41,6 +55,7 @@ from holodeck_lsp.validation.yaml.loader import load_yaml
 
 TEST_ITEMS = "holodeck/testItems"
 FIELD_LOCATIONS = "holodeck/fieldLocations"
+RUN_ARGUMENTS = "holodeck/runArguments"
 _NAMES_CASES_FILE = re.compile(r"^test_cases_file\s*:", re.MULTILINE)
 
 
@@ -191,10 +206,45 @@ def _locations_job(
     return locations(agent, _cases_file(opened, agent), encoding, paths)
 
 
+def _setting(params: Any, name: str, own: str | None) -> str | None:
+    """The client's setting for the suite if it sends one, else the server's."""
+    sent = _get(params, name)
+    return sent if isinstance(sent, str) else own
+
+
+def _recording(session: Session, params: Any, agent: Path) -> Path:
+    return recording_for(agent, _setting(params, "recording", session.settings.run_replay))
+
+
 async def test_items(session: Session, params: Any) -> dict[str, Any] | None:
     uri = _agent_uri(params)
     job = session.queries.submit(_items_job, Opened.of(session), uri, session.encoding)
-    return await asyncio.wrap_future(job)
+    found: dict[str, Any] | None = await asyncio.wrap_future(job)
+    if found is not None:
+        found["recording"] = str(_recording(session, params, uri_path(uri)))
+    return found
+
+
+def _position(params: Any, name: str) -> int | None:
+    value = _get(params, name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a position (an integer >= 0), got {value!r}")
+    return value
+
+
+async def run_arguments_request(session: Session, params: Any) -> dict[str, Any]:
+    agent = uri_path(_agent_uri(params))
+    mode = _get(params, "mode")
+    if mode not in RUN_MODES:
+        raise ValueError(f"mode must be one of {', '.join(RUN_MODES)}, got {mode!r}")
+    recording = _recording(session, params, agent)
+    baseline = named_file(agent, _setting(params, "baseline", session.settings.run_baseline))
+    chosen: RunMode = mode
+    case, turn = _position(params, "case"), _position(params, "upToTurn")
+    args = run_arguments(agent, chosen, recording, case, turn, baseline)
+    return {"args": args, "cwd": str(agent.parent), "recording": str(recording)}
 
 
 async def field_locations(session: Session, params: Any) -> list[dict[str, Any] | None]:
@@ -209,4 +259,5 @@ async def field_locations(session: Session, params: Any) -> list[dict[str, Any] 
 ROUTES = [
     Route(TEST_ITEMS, test_items),
     Route(FIELD_LOCATIONS, field_locations, empty=list),
+    Route(RUN_ARGUMENTS, run_arguments_request),
 ]

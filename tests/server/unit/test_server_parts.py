@@ -1,6 +1,9 @@
-"""Server parts that need no client: positions, documents, settings."""
+"""Server parts that need no client: positions, documents, settings, the run command's
+recording."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -8,6 +11,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server.open_documents import Documents
 from holodeck_lsp.server.positions import PositionMap
+from holodeck_lsp.server.run_command_line import lens_mode, recording_for
 from holodeck_lsp.server.settings import DEFAULT_INCLUDE, Settings, parse_settings
 from holodeck_lsp.validation.diagnostics import Severity
 
@@ -110,6 +114,20 @@ def test_settings_parse_over_a_base_and_report_what_they_drop() -> None:
     assert again.workspace_trusted is False and not again.import_graders
     assert problems == ["workspaceTrusted must be true or false, got 'yes'"]
     assert parse_settings([1], settings) == (settings, ["settings must be an object, got [1]"])
+
+
+def test_a_lens_replays_the_suites_recording_when_there_is_one(tmp_path: Path) -> None:
+    agent = tmp_path / "agent.yaml"
+    default = recording_for(agent, None)
+    assert default == recording_for(agent, "  ") == tmp_path / "replay.jsonl"
+    assert lens_mode(None, default) == "live"  # nothing recorded: the model is called
+    default.write_text("")
+    assert lens_mode(None, default) == "replay"
+    named = recording_for(agent, "runs/ci.jsonl")
+    assert named == tmp_path / "runs" / "ci.jsonl"
+    # A recording the setting names is replayed even before it exists (the run says so).
+    assert lens_mode("runs/ci.jsonl", named) == "replay"
+    assert recording_for(agent, "/elsewhere/r.jsonl") == Path("/elsewhere/r.jsonl")
 
 
 def test_run_settings_name_a_recording_and_a_baseline() -> None:

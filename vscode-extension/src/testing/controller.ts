@@ -13,8 +13,7 @@ import { resolveServerCommand } from '../serverCommand';
 import { documentSelector } from '../selector';
 import { jobsFor, runJobs, withoutExcluded, type RunDeps } from './execute';
 import { fillSuite } from './items';
-import { FIELD_LOCATIONS, TEST_ITEMS, type ServerLocation, type SuiteItems } from './protocol';
-import { baselineFor, recordingFor, type RunMode } from './runArgs';
+import { FIELD_LOCATIONS, RUN_ARGUMENTS, TEST_ITEMS, type RunArguments, type RunMode, type ServerLocation, type SuiteItems } from './protocol';
 
 export const CONTROLLER_ID = 'holodeck';
 const REFRESH_DELAY_MS = 300;
@@ -33,6 +32,8 @@ export class SuiteTests implements vscode.Disposable {
   private watchers: vscode.FileSystemWatcher[] = [];
   /** Each suite whose cases are in its `test_cases_file`: that file's URI. */
   private readonly casesFiles = new Map<string, string>();
+  /** Each suite's recording, as the server resolves it. */
+  private readonly recordings = new Map<string, string>();
 
   constructor(
     private readonly server: ServerRequests,
@@ -92,11 +93,13 @@ export class SuiteTests implements vscode.Disposable {
 
   /** Asks the server for the suite's items; keeps what is shown when it cannot say. */
   async refresh(uri: vscode.Uri): Promise<void> {
-    const suite = await this.server.request<SuiteItems | null>(TEST_ITEMS, { textDocument: { uri: uri.toString() } });
+    const params = { textDocument: { uri: uri.toString() }, recording: this.recordingSetting(uri) };
+    const suite = await this.server.request<SuiteItems | null>(TEST_ITEMS, params);
     if (suite === undefined || suite === null) {
       return;
     }
     const id = uri.toString();
+    this.recordings.set(id, suite.recording);
     if (suite.uri === id) {
       this.casesFiles.delete(id);
     } else {
@@ -104,6 +107,7 @@ export class SuiteTests implements vscode.Disposable {
     }
     if (suite.cases.length === 0) {
       this.controller.items.delete(id);
+      this.recordings.delete(id);
       return;
     }
     let file = this.controller.items.get(id);
@@ -187,13 +191,12 @@ export class SuiteTests implements vscode.Disposable {
     return currentSettings(scope).settings.runReplay;
   }
 
+  /** Whether a listed suite has its recording. */
   private hasRecording(): boolean {
-    if (this.recordingSetting() !== '') {
-      return true;
-    }
     let found = false;
     this.controller.items.forEach((file) => {
-      found ||= file.uri !== undefined && fs.existsSync(recordingFor(file.uri.fsPath, ''));
+      const recording = this.recordings.get(file.id);
+      found ||= recording !== undefined && fs.existsSync(recording);
     });
     return found;
   }
@@ -232,8 +235,15 @@ export class SuiteTests implements vscode.Disposable {
       environmentProgram: async () => resolveServerCommand([], [], await discoveryContext()),
       fieldLocations: (uri, paths) =>
         this.server.request<(ServerLocation | null)[]>(FIELD_LOCATIONS, { textDocument: { uri }, paths }),
-      recording: (agentFile) => recordingFor(agentFile.fsPath, this.recordingSetting(agentFile)),
-      baseline: (agentFile) => baselineFor(agentFile.fsPath, currentSettings(agentFile).settings.runBaseline),
+      runArguments: (agentFile, selection, mode) =>
+        this.server.request<RunArguments>(RUN_ARGUMENTS, {
+          textDocument: { uri: agentFile.toString() },
+          mode,
+          case: selection.caseIndex,
+          upToTurn: selection.upToTurn,
+          recording: this.recordingSetting(agentFile),
+          baseline: currentSettings(agentFile).settings.runBaseline,
+        }),
       log: this.log,
     };
   }

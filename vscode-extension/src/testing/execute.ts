@@ -1,16 +1,18 @@
 // One test run of the Testing view: the chosen items become `holodeck-lsp run` invocations (one
 // per suite, or per chosen case), whose events mark each case and turn as they come.
 
-import * as path from 'node:path';
-
 import * as vscode from 'vscode';
 
 import { parseEvent, RunInterpreter, type Failure, type Target, type Update } from './events';
 import { bundleLacksExtras, missingExtras } from './extras';
 import { itemId, placeOf, toRange } from './items';
-import type { ServerLocation } from './protocol';
-import { runArguments, type RunMode, type Selection } from './runArgs';
+import type { RunArguments, RunMode, ServerLocation } from './protocol';
 import { runEvents, type RunOutcome } from './runProcess';
+
+export interface Selection {
+  caseIndex?: number;
+  upToTurn?: number;
+}
 
 /** A program that runs `holodeck-lsp`, with its first arguments. */
 export interface RunProgram {
@@ -27,10 +29,8 @@ export interface RunDeps {
   environmentProgram(): Promise<RunProgram | undefined>;
   /** The server's `holodeck/fieldLocations`; undefined when it cannot answer. */
   fieldLocations(uri: string, paths: string[]): Promise<(ServerLocation | null)[] | undefined>;
-  /** The recording a suite replays or records. */
-  recording(agentFile: vscode.Uri): string;
-  /** The earlier run's report a suite's runs are compared with; undefined for none. */
-  baseline(agentFile: vscode.Uri): string | undefined;
+  /** The server's `holodeck/runArguments`, the command line its lenses run; undefined when it cannot answer. */
+  runArguments(agentFile: vscode.Uri, selection: Selection, mode: RunMode): Promise<RunArguments | undefined>;
   log: vscode.LogOutputChannel;
 }
 
@@ -149,11 +149,15 @@ async function runJob(
   program: RunProgram,
 ): Promise<void> {
   const file = job.file;
-  const agent = (file.uri ?? vscode.Uri.parse(file.id)).fsPath;
-  const suite = file.uri ?? vscode.Uri.parse(file.id);
-  const args = [...program.args, ...runArguments(agent, job.selection, mode, deps.recording(suite), deps.baseline(suite))];
-  deps.log.info(`Running ${[program.command, ...args].join(' ')}`);
   const covered = coveredBy(job);
+  const command = await deps.runArguments(file.uri ?? vscode.Uri.parse(file.id), job.selection, mode);
+  if (command === undefined) {
+    const why = 'the HoloDeck language server did not give the command line of this run: see the HoloDeck output channel.';
+    covered.forEach((item) => run.errored(item, new vscode.TestMessage(why)));
+    return;
+  }
+  const args = [...program.args, ...command.args];
+  deps.log.info(`Running ${[program.command, ...args].join(' ')}`);
   covered.forEach((item) => run.enqueued(item));
   const reported = new Set<string>();
   const interpreter = new RunInterpreter();
@@ -161,7 +165,7 @@ async function runJob(
   let ended: Extract<Update, { kind: 'ended' }> | undefined;
   let chain = Promise.resolve();
   const outcome: RunOutcome = await runEvents(
-    { command: program.command, args, cwd: path.dirname(agent) },
+    { command: program.command, args, cwd: command.cwd },
     (line) => {
       const event = parseEvent(line);
       if (event === undefined) {
@@ -213,9 +217,6 @@ function failedState(update: Extract<Update, { kind: 'failed' }>): string {
 
 /** Applies the interpreter's updates to the test run, placing failures at their lines. */
 class Reporter {
-  /** The failures of each case's turns, shown on the case too when it finishes. */
-  private readonly caseFailures = new Map<number, vscode.TestMessage[]>();
-
   constructor(
     private readonly run: vscode.TestRun,
     private readonly file: vscode.TestItem,
@@ -223,6 +224,7 @@ class Reporter {
     private readonly reported: Set<string>,
   ) {}
 
+  /** The case's item, or its turn's (a single-turn case has no turn item: undefined). */
   private itemOf(target: Target): vscode.TestItem | undefined {
     const caseItem = this.file.children.get(itemId({ uri: this.file.id, caseIndex: target.caseIndex }));
     if (target.turn === undefined || caseItem === undefined) {
@@ -236,17 +238,6 @@ class Reporter {
       return;
     }
     const item = this.itemOf(update.target);
-    if (update.kind === 'failed' && update.target.turn !== undefined) {
-      // A single-turn case has no turn item: its turn's failures are the case's.
-      const messages = await this.messages(update.failures, item);
-      const before = this.caseFailures.get(update.target.caseIndex) ?? [];
-      this.caseFailures.set(update.target.caseIndex, [...before, ...messages]);
-      if (item !== undefined) {
-        this.done(item, failedState(update), messages);
-        this.run.failed(item, messages, update.durationMs);
-      }
-      return;
-    }
     if (item === undefined) {
       return;
     }
@@ -264,8 +255,7 @@ class Reporter {
         this.run.skipped(item);
         return;
       case 'failed': {
-        const fromTurns = this.caseFailures.get(update.target.caseIndex);
-        const messages = fromTurns ?? (await this.messages(update.failures, item));
+        const messages = await this.messages(update.failures, item);
         this.done(item, failedState(update), messages);
         this.run.failed(item, messages, update.durationMs);
         return;
@@ -282,7 +272,7 @@ class Reporter {
     this.deps.log.info(`test result: ${this.file.label} ${where} ${state}${at.join('')}`);
   }
 
-  private async messages(failures: readonly Failure[], item: vscode.TestItem | undefined): Promise<vscode.TestMessage[]> {
+  private async messages(failures: readonly Failure[], item: vscode.TestItem): Promise<vscode.TestMessage[]> {
     const suite = this.file.uri ?? vscode.Uri.parse(this.file.id);
     const found = (await this.deps.fieldLocations(suite.toString(), failures.map((f) => f.path))) ?? [];
     return failures.map((failure, i) => {
@@ -293,7 +283,7 @@ class Reporter {
       const at = found[i];
       if (at) {
         message.location = new vscode.Location(vscode.Uri.parse(at.uri), toRange(at.range));
-      } else if (item?.uri !== undefined && item.range !== undefined) {
+      } else if (item.uri !== undefined && item.range !== undefined) {
         message.location = new vscode.Location(item.uri, item.range);
       }
       return message;

@@ -3,6 +3,19 @@
 
 export const TEST_ITEMS = 'holodeck/testItems';
 export const FIELD_LOCATIONS = 'holodeck/fieldLocations';
+export const RUN_ARGUMENTS = 'holodeck/runArguments';
+
+/** live: call the model; replay: answer every turn from the suite's recording; record: write it. */
+export type RunMode = 'live' | 'replay' | 'record';
+
+/** The answer of `holodeck/runArguments`: the command line the server's own lenses run. */
+export interface RunArguments {
+  /** The arguments after the program (`run AGENT --events - -q ...`). */
+  args: string[];
+  cwd: string;
+  /** The suite's recording, replayed or recorded. */
+  recording: string;
+}
 
 export interface ServerRange {
   start: { line: number; character: number };
@@ -34,5 +47,7 @@ export interface ServerCase {
 export interface SuiteItems {
   /** The document the ranges are in: the agent's, or its `test_cases_file`. */
   uri: string;
+  /** The suite's recording (`holodeck.run.replay`, else `replay.jsonl` beside the suite). */
+  recording: string;
   cases: ServerCase[];
 }

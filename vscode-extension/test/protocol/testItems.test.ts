@@ -1,14 +1,22 @@
 // The requests behind the Testing view, against the real holodeck-lsp: the suite's cases and turns
-// with their ranges (`holodeck/testItems`, the types the extension reads) and where a run event's
-// field path stands (`holodeck/fieldLocations`).
+// with their ranges (`holodeck/testItems`, the types the extension reads), where a run event's
+// field path stands (`holodeck/fieldLocations`) and the command line of a run, as the server's own
+// lenses run it (`holodeck/runArguments`).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { DidOpenTextDocumentNotification } from 'vscode-languageserver-protocol/node';
 
-import { FIELD_LOCATIONS, TEST_ITEMS, type ServerLocation, type SuiteItems } from '../../src/testing/protocol';
+import {
+  FIELD_LOCATIONS,
+  RUN_ARGUMENTS,
+  TEST_ITEMS,
+  type RunArguments,
+  type ServerLocation,
+  type SuiteItems,
+} from '../../src/testing/protocol';
 import { FIXTURE_WORKSPACE, serverUnavailableReason, startServer, testSettings, type RunningServer } from '../support/server';
 
 const FIXTURE = join(FIXTURE_WORKSPACE, 'agent.yaml');
@@ -68,6 +76,25 @@ describe('the Testing view\'s requests to holodeck-lsp', { skip }, () => {
       ranges.map((location) => (location === null ? null : [location.uri, location.range.start.line])),
       [[FIXTURE_URI, lineOf('unit: {regex')], [FIXTURE_URI, lineOf('ground_truth: "206588"')], null],
     );
+  });
+
+  it("gives the command line of a run, replaying the suite's one recording", async () => {
+    const recording = join(dirname(FIXTURE), 'replay.jsonl');
+    assert.equal((await itemsOf()).recording, recording);
+    const found = await server.request(
+      server.connection.sendRequest<RunArguments | null>(RUN_ARGUMENTS, {
+        textDocument: { uri: FIXTURE_URI },
+        mode: 'replay',
+        case: 0,
+        upToTurn: 1,
+        recording: '',
+      }),
+    );
+    assert.deepEqual(found, {
+      args: ['run', FIXTURE, '--events', '-', '-q', '--case', '0', '--up-to-turn', '1', '--replay', recording],
+      cwd: dirname(FIXTURE),
+      recording,
+    });
   });
 
   async function itemsOf(): Promise<SuiteItems> {

@@ -44,14 +44,18 @@ describe('the run events, as the Testing view reads them', () => {
           },
         ],
       },
+      // The case lists its turns' failures.
       {
         kind: 'failed',
         target: { caseIndex: 0 },
         durationMs: 0,
         failures: [
+          { message: "expected regex '2021', got '2020'", path: 'test_cases[0].turns[1].expected_tools[0].args.year' },
           {
-            message: "[turn 1] expected lookup(metric=operating_cash_flow, year~2021): arg 'year' mismatch: expected regex '2021', got '2020'",
-            path: 'test_cases[0]',
+            message: 'metric numeric failed: score 0',
+            path: 'test_cases[0].turns[1].ground_truth',
+            expected: '190000',
+            actual: '181,001',
           },
         ],
       },
@@ -59,16 +63,20 @@ describe('the run events, as the Testing view reads them', () => {
     ]);
   });
 
-  it("gives a judged metric's reasoning, and a turn that failed on its own its errors at its input", () => {
+  it('takes each failure as the run lists it: its words, its place, a diff only for a comparison', () => {
+    const metric = { path: 'evaluations.metrics[2]', message: 'metric answer format failed: The ratio is not a percentage.', expected: null, actual: null };
+    const timeout = { path: 'test_cases[3].turns[0].input', message: 'timeout', expected: null, actual: null };
+    const skipped = { path: 'test_cases[3]', message: '[turn 1] skipped: the session ended at turn 0: timeout', expected: null, actual: null };
     const updates = interpret([
       JSON.stringify({
         event: 'metric', case: 2, turn: 0, path: 'evaluations.metrics[2]', name: 'answer format', kind: 'geval',
         score: 0.4, threshold: 0.7, passed: false, error: null, reasoning: 'The ratio is not a percentage.',
         ground_truth_path: null, expected: null, actual: null,
       }),
-      JSON.stringify({ event: 'turn_finished', case: 2, turn: 0, path: 'test_cases[2].turns[0]', passed: false, skipped: false, duration_ms: 12, errors: [] }),
-      JSON.stringify({ event: 'turn_finished', case: 3, turn: 0, path: 'test_cases[3]', passed: false, skipped: false, duration_ms: 5, errors: ['the model timed out after 60 s'] }),
-      JSON.stringify({ event: 'turn_finished', case: 3, turn: 1, path: 'test_cases[3].turns[1]', passed: false, skipped: true, duration_ms: 0, errors: [] }),
+      JSON.stringify({ event: 'turn_finished', case: 2, turn: 0, path: 'test_cases[2].turns[0]', passed: false, skipped: false, duration_ms: 12, errors: [], failures: [metric] }),
+      JSON.stringify({ event: 'turn_finished', case: 3, turn: 0, path: 'test_cases[3].turns[0]', passed: false, skipped: false, duration_ms: 5, errors: ['timeout'], failures: [timeout] }),
+      JSON.stringify({ event: 'turn_finished', case: 3, turn: 1, path: 'test_cases[3].turns[1]', passed: false, skipped: true, duration_ms: 0, errors: [], failures: [] }),
+      JSON.stringify({ event: 'case_finished', case: 3, label: 'x', path: 'test_cases[3]', passed: false, duration_ms: 6, errors: [], failures: [timeout, skipped] }),
       JSON.stringify({ event: 'run_interrupted', reason: 'SIGINT', not_run: ['x'], summary: { passed: 1, failed: 1 }, exit_code: 130 }),
     ]);
     assert.deepEqual(updates, [
@@ -76,20 +84,29 @@ describe('the run events, as the Testing view reads them', () => {
         kind: 'failed',
         target: { caseIndex: 2, turn: 0 },
         durationMs: 12,
-        failures: [{ message: 'metric answer format failed: The ratio is not a percentage. (score 0.4 < 0.7)', path: 'evaluations.metrics[2]' }],
+        failures: [{ message: 'metric answer format failed: The ratio is not a percentage.', path: 'evaluations.metrics[2]' }],
       },
       {
         kind: 'failed',
         target: { caseIndex: 3, turn: 0 },
         durationMs: 5,
-        failures: [{ message: 'the model timed out after 60 s', path: 'test_cases[3].input' }],
+        failures: [{ message: 'timeout', path: 'test_cases[3].turns[0].input' }],
       },
       { kind: 'skipped', target: { caseIndex: 3, turn: 1 } },
+      {
+        kind: 'failed',
+        target: { caseIndex: 3 },
+        durationMs: 6,
+        failures: [
+          { message: 'timeout', path: 'test_cases[3].turns[0].input' },
+          { message: '[turn 1] skipped: the session ended at turn 0: timeout', path: 'test_cases[3]' },
+        ],
+      },
       { kind: 'ended', exitCode: 130, interrupted: 'SIGINT', passed: 1, failed: 1 },
     ]);
   });
 
-  it('marks a turn and its case regressed when they passed in the baseline, saying so first', () => {
+  it('marks a turn and its case regressed when they passed in the baseline, the run saying so first', () => {
     const lines = readFileSync(REGRESSED_TURN, 'utf8').split('\n');
     const failed = interpret(lines).filter((u): u is Extract<Update, { kind: 'failed' }> => u.kind === 'failed');
     assert.deepEqual(
@@ -103,10 +120,7 @@ describe('the run events, as the Testing view reads them', () => {
         [
           { caseIndex: 0 },
           true,
-          {
-            message: "[turn 1] expected lookup(metric=operating_cash_flow, year~2021): arg 'year' mismatch: expected regex '2021', got '2020'",
-            path: 'test_cases[0]',
-          },
+          { message: 'Regressed: it passed in the baseline (passed -> failed)', path: 'test_cases[0].turns[1].input' },
         ],
       ],
     );

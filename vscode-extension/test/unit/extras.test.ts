@@ -5,7 +5,7 @@ import '../support/vscodeStub';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import type * as vscode from 'vscode';
@@ -51,8 +51,7 @@ async function runSuite(environment: RunProgram | undefined): Promise<{ run: Fak
     program: async () => BUNDLED_WITHOUT_MCP,
     environmentProgram: async () => environment,
     fieldLocations: async () => undefined,
-    recording: () => join(AGENT, '..', 'replay.jsonl'),
-    baseline: () => undefined,
+    runArguments: async () => ({ args: ['run', AGENT, '--events', '-', '-q'], cwd: dirname(AGENT), recording: '' }),
     log: { info: (line: string) => log.push(line), error: (line: string) => log.push(`error: ${line}`) } as never,
   };
   const run = new FakeRun();

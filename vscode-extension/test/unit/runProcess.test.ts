@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { baselineFor, recordingFor, runArguments } from '../../src/testing/runArgs';
 import { runEvents, type Cancellation } from '../../src/testing/runProcess';
 
 /** A cancellation token the test fires by hand. */
@@ -68,32 +67,5 @@ describe('the run child', () => {
   it('says why when the program does not exist', async () => {
     const outcome = await runEvents({ command: '/nonexistent/holodeck-lsp', args: [], cwd: process.cwd() }, () => {}, token());
     assert.match(outcome.error ?? '', /ENOENT/);
-  });
-});
-
-describe('the run arguments', () => {
-  it('run the suite, a case, or a case up to a turn, live, replayed or recorded', () => {
-    const agent = '/ws/suite/agent.yaml';
-    const recording = recordingFor(agent, '');
-    assert.equal(recording, '/ws/suite/replay.jsonl');
-    assert.equal(recordingFor(agent, 'recordings/a.jsonl'), '/ws/suite/recordings/a.jsonl');
-    assert.equal(recordingFor(agent, '/tmp/a.jsonl'), '/tmp/a.jsonl');
-    assert.deepEqual(runArguments(agent, {}, 'live', recording), ['run', agent, '--events', '-', '-q']);
-    assert.deepEqual(runArguments(agent, { caseIndex: 2 }, 'replay', recording), [
-      'run', agent, '--events', '-', '-q', '--case', '2', '--replay', recording,
-    ]);
-    assert.deepEqual(runArguments(agent, { caseIndex: 0, upToTurn: 1 }, 'record', recording), [
-      'run', agent, '--events', '-', '-q', '--case', '0', '--up-to-turn', '1', '--record', recording,
-    ]);
-  });
-
-  it('compare with the baseline the settings name, beside the suite or absolute', () => {
-    const agent = '/ws/suite/agent.yaml';
-    assert.equal(baselineFor(agent, ' '), undefined);
-    assert.equal(baselineFor(agent, 'ci/main.json'), '/ws/suite/ci/main.json');
-    assert.equal(baselineFor(agent, '/reports/main.json'), '/reports/main.json');
-    assert.deepEqual(runArguments(agent, { caseIndex: 1 }, 'live', recordingFor(agent, ''), '/reports/main.json'), [
-      'run', agent, '--events', '-', '-q', '--case', '1', '--baseline', '/reports/main.json',
-    ]);
   });
 });

@@ -5,7 +5,7 @@ import '../support/vscodeStub';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 
 import { SuiteTests, type ServerRequests } from '../../src/testing/controller';
@@ -24,6 +24,7 @@ function range(line: number, character = 0, endLine = line, endCharacter = 40): 
 
 const SUITE: SuiteItems = {
   uri: '',
+  recording: '',
   cases: [
     {
       index: 0, label: 'operating cash flow change', detail: '2 turns', range: range(10, 2, 19),
@@ -36,19 +37,30 @@ const SUITE: SuiteItems = {
   ],
 };
 
-/** The server's side: the suite's items, and field ranges on the line they name. */
+/**
+ * The server's side: the suite's items with its recording beside it, the command line of a run,
+ * and field ranges on the line they name.
+ */
 class FakeServer implements ServerRequests {
   readonly asked: [string, unknown][] = [];
   suite: SuiteItems | null = SUITE;
   async request<R>(method: string, params: unknown): Promise<R | undefined> {
     this.asked.push([method, params]);
     const uri = (params as { textDocument: { uri: string } }).textDocument.uri;
+    const agent = uri.replace('file://', '');
+    const recording = join(dirname(agent), 'replay.jsonl');
     if (method === 'holodeck/testItems') {
-      return (this.suite === null ? null : { ...this.suite, uri: this.suite.uri || uri }) as R;
+      return (this.suite === null ? null : { ...this.suite, uri: this.suite.uri || uri, recording }) as R;
+    }
+    if (method === 'holodeck/runArguments') {
+      const { mode, case: index, baseline } = params as { mode: string; case?: number; baseline?: string };
+      const args = ['run', agent, '--events', '-', '-q', ...(index === undefined ? [] : ['--case', String(index)])];
+      const compared = baseline ? ['--baseline', join(dirname(agent), baseline)] : [];
+      return { args: [...args, ...(mode === 'replay' ? ['--replay', recording] : []), ...compared], cwd: dirname(agent), recording } as R;
     }
     const paths = (params as { paths: string[] }).paths;
     const line = (path: string): number | undefined =>
-      path.endsWith('.ground_truth') ? 18 : path.endsWith('.args.year') ? 17 : undefined;
+      path.endsWith('.ground_truth') ? 18 : path.endsWith('.args.year') ? 17 : path.endsWith('turns[1].input') ? 16 : undefined;
     return paths.map((path) => (line(path) === undefined ? null : { uri, range: range(line(path)!, 8) })) as R;
   }
 }
@@ -128,7 +140,7 @@ describe('the Testing view', () => {
     const { tests, controller } = start();
     await tests.discover();
     const document = { uri: { scheme: 'file', fsPath: agent, toString: () => `file://${agent}` } };
-    server.suite = { uri: `file://${agent}`, cases: [{ ...SUITE.cases[1], index: 0, range: range(11, 2, 13) }] };
+    server.suite = { uri: `file://${agent}`, recording: '', cases: [{ ...SUITE.cases[1], index: 0, range: range(11, 2, 13) }] };
     events.changeDocument.fire({ document });
     await until(() => (controller.items.get(`file://${agent}`)?.children.size === 1 ? true : undefined), 'the refresh');
     assert.deepEqual(tree(controller.items), [['agent.yaml', undefined, undefined, [['test_cases[1]', 'One question', 11]]]]);
@@ -152,7 +164,7 @@ describe('the Testing view', () => {
     const asked = server.asked.length;
     events.changeDocument.fire({ document: { uri: { scheme: 'file', fsPath: cases, toString: () => `file://${cases}` } } });
     await until(() => (server.asked.length > asked ? true : undefined), 'the suite asked again');
-    assert.deepEqual(server.asked.at(-1), ['holodeck/testItems', { textDocument: { uri: `file://${agent}` } }]);
+    assert.deepEqual(server.asked.at(-1), ['holodeck/testItems', { textDocument: { uri: `file://${agent}` }, recording: '' }]);
     tests.dispose();
   });
 
@@ -234,6 +246,24 @@ describe('the Testing view', () => {
     tests.dispose();
   });
 
+  it('runs nothing when the server gives no command line, and says so on each item', async () => {
+    state.configuration.holodeck = { 'server.command': [process.execPath, '-e', 'process.exit(0)'] };
+    const { tests, controller } = start();
+    await tests.discover();
+    const silent = server.request.bind(server);
+    server.request = async <R,>(method: string, params: unknown): Promise<R | undefined> =>
+      method === 'holodeck/runArguments' ? undefined : silent<R>(method, params);
+    const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+    await controller.profiles.find((p) => p.label === 'Run')!.runHandler({ include: undefined, exclude: [] }, token);
+    const [run] = controller.runs;
+    const name = (id: string): string => id.slice(id.lastIndexOf('#') + 1);
+    assert.deepEqual(run.calls.map(([method, id]) => [method, name(id)]), [
+      ['errored', '0'], ['errored', '0.0'], ['errored', '0.1'], ['errored', '1'],
+    ]);
+    assert.ok(!log.lines.some((line) => line.startsWith('Running ')), log.lines.join('\n'));
+    tests.dispose();
+  });
+
   it('compares with the baseline the settings name, and marks the turn that regressed', async () => {
     const script = `process.stdout.write(require('fs').readFileSync(${JSON.stringify(REGRESSED_TURN)}))`;
     state.configuration.holodeck = { 'server.command': [process.execPath, '-e', script], 'run.baseline': 'ci/main.json' };
@@ -269,12 +299,13 @@ describe('the Testing view', () => {
   it('stops on cancel as Ctrl-C does: what finished keeps its result, the rest is skipped', async () => {
     // Stands for a run that finishes case 1 (single-turn: its turn's failure is the case's),
     // then waits; on SIGINT it reports the interruption as the runner does.
+    const failures = [{ path: 'test_cases[1].ground_truth', message: 'metric equality failed: score 0', expected: '7', actual: '8' }];
     const events = [
       { event: 'run_started', cases: [{ case: 0, multi_turn: true, turns: [{ turn: 0 }, { turn: 1 }] }, { case: 1, multi_turn: false, turns: [{ turn: 0 }] }] },
       { event: 'case_started', case: 1 },
       { event: 'metric', case: 1, turn: 0, path: 'evaluations.metrics[0]', name: 'equality', kind: 'standard', score: 0, threshold: null, passed: false, error: null, reasoning: null, ground_truth_path: 'test_cases[1].ground_truth', expected: '7', actual: '8' },
-      { event: 'turn_finished', case: 1, turn: 0, path: 'test_cases[1]', passed: false, skipped: false, duration_ms: 3, errors: [] },
-      { event: 'case_finished', case: 1, path: 'test_cases[1]', passed: false, duration_ms: 4, errors: [] },
+      { event: 'turn_finished', case: 1, turn: 0, path: 'test_cases[1]', passed: false, skipped: false, duration_ms: 3, errors: [], failures },
+      { event: 'case_finished', case: 1, path: 'test_cases[1]', passed: false, duration_ms: 4, errors: [], failures },
       { event: 'case_started', case: 0 },
     ].map((e) => JSON.stringify(e)).join('\n');
     const interrupted = JSON.stringify({ event: 'run_interrupted', reason: 'SIGINT', summary: { passed: 0, failed: 1 }, exit_code: 130 });

@@ -14,7 +14,6 @@ from typing import Any
 
 from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.models.comparison import CaseChange, Comparison
-from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import (
     MetricResult,
     RepeatedCase,
@@ -40,6 +39,8 @@ from holodeck_lsp.runner.report.formats.html_summary import (
 from holodeck_lsp.runner.report.report_reading import made_by
 from holodeck_lsp.runner.report.run_counts import report_counts
 from holodeck_lsp.runner.score.arg_matchers import brief
+from holodeck_lsp.runner.score.read_back import bare_name, read_case
+from holodeck_lsp.runner.score.turn_scores import TurnScore, compares_reply
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
 TEXT_LIMIT = 2000
@@ -121,34 +122,24 @@ def _calls(calls: list[ToolInvocation]) -> str:
     return f"<h3>Tool calls</h3><table>{head}{rows}</table>"
 
 
-def _assertions(
-    expected: list[Any] | None,
-    details: list[dict[str, Any]] | None,
-    matched: bool | None,
-    called: list[str],
-) -> str:
+def _assertions(expected: list[Any] | None, score: TurnScore, matched: bool | None) -> str:
     if not expected:
         return ""
     items: list[str] = []
-    records = iter(details or [])
-    for entry in expected:
-        if isinstance(entry, str) or (isinstance(entry, dict) and set(entry) == {"name"}):
-            name = entry if isinstance(entry, str) else str(entry["name"])
-            ok = any(name in c for c in called)
-            why = "called" if ok else f"no call to '{name}' found"
-            items.append(_assertion_item(ok, escape(name), why))
-            continue
-        record = next(records, None)
-        if record is None:  # a single-turn case's result keeps the verdict only
+    for entry, check in zip(expected, score.checks, strict=False):
+        name = bare_name(entry)
+        if name is not None:
+            why = "called" if check.passed else str(check.message)
+            items.append(_assertion_item(bool(check.passed), escape(name), why))
+        elif check.passed is None:  # a single-turn case's result keeps the verdict only
             ok = matched is not False
             why = "the assertions held" if ok else "the assertions did not all hold"
             items.append(_assertion_item(ok, escape(_json(entry)), why))
-            continue
-        ok = record.get("matched_call_index", -1) != -1
-        shown = f"{record.get('expected_tool')}({brief(record.get('args_asserted') or {})})"
-        reason = record.get("unmatched_reason")
-        why = f"matched call {record['matched_call_index']}" if ok else str(reason)
-        items.append(_assertion_item(ok, escape(shown), why))
+        else:
+            args = entry.get("args") if isinstance(entry, dict) else None
+            shown = f"{check.expected}({brief(args or {})})"
+            why = f"matched call {check.call}" if check.passed else str(check.message)
+            items.append(_assertion_item(check.passed, escape(shown), why))
     return f'<h3>Assertions</h3><ul class="a">{"".join(items)}</ul>'
 
 
@@ -178,7 +169,7 @@ def _metrics(results: list[MetricResult]) -> str:
 
 
 def _diff(results: list[MetricResult], truth: str | None, reply: str | None) -> str:
-    failed = any(m.passed is False and m.metric_name in GROUND_TRUTH_METRICS for m in results)
+    failed = any(m.passed is False and compares_reply(m) for m in results)
     if not failed or truth is None or reply is None:
         return ""
     left, right = word_diff(_cut(truth), _cut(reply))
@@ -194,20 +185,20 @@ def _errors(errors: list[str]) -> str:
     return '<ul class="errs">' + "".join(f"<li>{escape(e)}</li>" for e in errors) + "</ul>"
 
 
-def _turn(t: TurnResult, case: int) -> str:
+def _turn(t: TurnResult, score: TurnScore, case: int) -> str:
     heading = (f"<h3>Turn {t.turn_index} {_verdict(t.passed, t.skipped)}"
                f'<span class="t">{t.execution_time_ms} ms</span></h3>')
     return _exchange(t.passed, heading, t.errors, t.input, t.response, t.ground_truth,
                      t.metric_results, t.tool_invocations,
-                     _assertions(t.expected_tools, t.arg_match_details, t.tools_matched,
-                                 t.tool_calls), f"case-{case}-turn-{t.turn_index}")
+                     _assertions(t.expected_tools, score, t.tools_matched),
+                     f"case-{case}-turn-{t.turn_index}")
 
 
-def _single(r: TestResult) -> str:
+def _single(r: TestResult, score: TurnScore) -> str:
     """A single-turn case: its one exchange, shown as the case itself."""
     return _exchange(r.passed, "", r.errors, r.test_input, r.agent_response, r.ground_truth,
                      r.metric_results, r.tool_invocations,
-                     _assertions(r.expected_tools, None, r.tools_matched, r.tool_calls), None)
+                     _assertions(r.expected_tools, score, r.tools_matched), None)
 
 
 def _exchange(passed: bool, heading: str, errors: list[str], message: str | None,
@@ -272,7 +263,12 @@ def _case(
     name = escape(case_name(r, index))
     turns = r.turns or []
     count = f"{sum(t.passed for t in turns)}/{len(turns)} turns" if turns else "single turn"
-    body = (_errors(r.errors) + "".join(_turn(t, index) for t in turns)) if turns else _single(r)
+    scores = read_case(r, index)
+    if turns:
+        exchanges = (_turn(t, score, index) for t, score in zip(turns, scores, strict=True))
+        body = _errors(r.errors) + "".join(exchanges)
+    else:
+        body = _single(r, scores[0])
     badge = ""
     if repeat is not None:
         body = attempts_block(repeat) + body

@@ -13,14 +13,14 @@ from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.hygiene.xml import xml_text
 from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import (
-    MetricResult,
     RepeatedCase,
     TestReport,
     TestResult,
     TurnResult,
 )
 from holodeck_lsp.runner.report.failure_reasons import turn_problems
-from holodeck_lsp.runner.score.tool_assertions import is_assertion_line
+from holodeck_lsp.runner.score.read_back import read_case
+from holodeck_lsp.runner.score.turn_scores import TurnScore
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -39,17 +39,18 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}"
 
 
-def _outcome(passed: bool, skipped: bool, errors: list[str], metrics: list[MetricResult]) -> str:
+def _outcome(passed: bool, skipped: bool, score: TurnScore) -> str:
+    """An error when the turn could not be judged (no reply, a metric not computed)."""
     if skipped:
         return "skipped"
-    if any(not is_assertion_line(e) for e in errors) or any(m.error for m in metrics):
+    if score.failure is not None or any(m.result.error for m in score.metrics):
         return "error"
     return "passed" if passed else "failure"
 
 
-def _single_problems(result: TestResult) -> list[str]:
+def _single_problems(result: TestResult, score: TurnScore) -> list[str]:
     out = list(result.errors)
-    if result.tools_matched is False and not any(map(is_assertion_line, out)):
+    if result.tools_matched is False and not score.tools.errors:
         out.append(
             f"expected tools not matched: {result.expected_tools}; "
             f"calls: {', '.join(result.tool_calls) or 'none'}"
@@ -105,8 +106,8 @@ def _repeated(suite: ET.Element, repeat: RepeatedCase) -> None:
             ET.SubElement(case, "flakyFailure", message=message, type="flaky")
 
 
-def _turn(suite: ET.Element, classname: str, turn: TurnResult) -> str:
-    outcome = _outcome(turn.passed, turn.skipped, turn.errors, turn.metric_results)
+def _turn(suite: ET.Element, classname: str, turn: TurnResult, score: TurnScore) -> str:
+    outcome = _outcome(turn.passed, turn.skipped, score)
     name = f"turn {turn.turn_index}: {_excerpt(turn.input)}"
     problems = (
         [e.removeprefix("skipped: ") for e in turn.errors]
@@ -125,17 +126,20 @@ def render_junit(report: TestReport, baseline: Comparison | None = None) -> str:
         label = result.test_name or f"test_cases[{i}]"
         suite = ET.SubElement(root, "testsuite", name=label, timestamp=result.timestamp)
         classname = f"{report.agent_name}.{label}"
+        scores = read_case(result, i)
         if result.turns:
-            outcomes = [_turn(suite, classname, t) for t in result.turns]
+            turns = zip(result.turns, scores, strict=True)
+            outcomes = [_turn(suite, classname, turn, score) for turn, score in turns]
         else:
-            outcome = _outcome(result.passed, False, result.errors, result.metric_results)
+            score = scores[0]
+            outcome = _outcome(result.passed, False, score)
             _testcase(
                 suite,
                 classname,
                 label,
                 result.execution_time_ms,
                 outcome,
-                _single_problems(result),
+                _single_problems(result, score),
                 result.agent_response,
             )
             outcomes = [outcome]

@@ -22,8 +22,8 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     metric_rows,
 )
 from holodeck_lsp.runner.report.comparison.comparison_text import counts_line, signed
-from holodeck_lsp.runner.report.failure_reasons import metric_failure
 from holodeck_lsp.runner.report.run_counts import report_counts
+from holodeck_lsp.runner.score.turn_scores import metric_reason
 
 _CELL_LIMIT = 80
 
@@ -58,7 +58,7 @@ def _turn_failures(turn: TurnResult) -> list[str]:
     out = [_code(e) for e in turn.errors]
     for m in turn.metric_results:
         if m.passed is False:
-            out.append(f"metric {_code(m.metric_name)} failed: {_code(metric_failure(m))}")
+            out.append(f"metric {_code(m.metric_name)} failed: {_code(metric_reason(m))}")
     return out
 
 

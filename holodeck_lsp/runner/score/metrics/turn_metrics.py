@@ -67,6 +67,7 @@ class TurnView:
 @dataclass
 class MetricsOutcome:
     results: list[MetricResult] = field(default_factory=list)
+    sources: list[int] = field(default_factory=list)  # each result's metric, by its position
     grader_details: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     stop_reason: str | None = None  # a fail_on_error metric could not be computed
@@ -147,19 +148,20 @@ async def evaluate(
     grader_timeout: float = DEFAULT_GRADER_TIMEOUT,
 ) -> MetricsOutcome:
     out = MetricsOutcome()
-    for metric in metrics:
+    for position, metric in enumerate(metrics):
         if not _applies(metric, view):
             continue
         start = time.perf_counter()
         if isinstance(metric, CodeMetric):
             await _code(metric, view, graders[metric.grader], out, start, grader_timeout)
-            if out.fatal is not None:
-                break  # the test case ends here: no later metric runs
         elif is_judged(metric):
             await _judged(metric, view, judges, out)
         else:
             assert isinstance(metric, EvaluationMetric)
             _record(metric, _standard(metric, view, start), out)
+        out.sources.append(position)
+        if out.fatal is not None:
+            break  # the test case ends here: no later metric runs
     return out
 
 

@@ -1,0 +1,75 @@
+"""The `holodeck-lsp run` an editor starts, built in one place: the server's "Run case" and
+"Run turn" lenses and "Show report" use it, and the VS Code Testing view asks for it
+(`holodeck/runArguments`, features/test_items.py). One recording per suite: the
+`run.replay` setting (relative to the suite's folder), else `replay.jsonl` beside the
+suite; the report a run is compared with, `run.baseline`, when it is set. Plain data: no
+lsprotocol.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, get_args
+
+DEFAULT_RECORDING = "replay.jsonl"
+_EVENTS = ("--events", "-", "-q")
+
+# live: call the model; replay: answer every turn from the recording; record: call the
+# model and write the recording.
+RunMode = Literal["live", "replay", "record"]
+RUN_MODES: tuple[str, ...] = get_args(RunMode)
+
+
+def named_file(agent: Path, setting: str | None) -> Path | None:
+    """The file a setting names, relative to the suite's folder; None when it is unset."""
+    chosen = (setting or "").strip()
+    if not chosen:
+        return None
+    path = Path(chosen)
+    return path if path.is_absolute() else agent.parent / path
+
+
+def recording_for(agent: Path, setting: str | None) -> Path:
+    """The suite's recording: the one ``setting`` names, else `replay.jsonl` beside the
+    suite."""
+    return named_file(agent, setting) or agent.parent / DEFAULT_RECORDING
+
+
+def lens_mode(setting: str | None, recording: Path) -> RunMode:
+    """What a lens does: replay the recording the setting names, else the default one
+    when it is there, else call the model."""
+    named = bool((setting or "").strip())
+    return "replay" if named or recording.is_file() else "live"
+
+
+def run_arguments(
+    agent: Path,
+    mode: RunMode,
+    recording: Path,
+    case: int | None = None,
+    up_to_turn: int | None = None,
+    baseline: Path | None = None,
+) -> list[str]:
+    """The arguments after the program: the suite (one case of it, up to a turn), its
+    events on stdout and nothing else printed there, told against ``baseline``."""
+    if up_to_turn is not None and case is None:
+        raise ValueError("a turn is run with its case: give the case too")
+    args = ["run", str(agent), *_EVENTS]
+    if case is not None:
+        args += ["--case", str(case)]
+        if up_to_turn is not None:
+            args += ["--up-to-turn", str(up_to_turn)]
+    if mode == "replay":
+        args += ["--replay", str(recording)]
+    elif mode == "record":
+        args += ["--record", str(recording)]
+    return [*args, *_baseline(baseline)]
+
+
+def report_arguments(agent: Path, report: Path, baseline: Path | None = None) -> list[str]:
+    """A report produced elsewhere (CI's) as events of the suite: nothing runs."""
+    return ["run", str(agent), "--from-report", str(report), *_EVENTS, *_baseline(baseline)]
+
+
+def _baseline(report: Path | None) -> list[str]:
+    return ["--baseline", str(report)] if report is not None else []
