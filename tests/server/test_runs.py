@@ -166,7 +166,8 @@ async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: 
     agent, lines = broken_example(tmp_path)
     settings = {"replay": "replay.jsonl", "baseline": str(tmp_path / "main.json")}
     client = await start(
-        agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings}
+        agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings},
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, agent)
