@@ -72,10 +72,10 @@ def suite(cases: int, first_year: int | None = None) -> str:
     context. Case i asks about the year 2000 + i % 20, or ``first_year`` + i (every case
     a year of its own). `python -m tests.support.suites N` prints it."""
 
-    def turn(case: int, turn: int) -> str:
-        return _cash_turn(case, turn, 2000 + case % 20 if first_year is None else first_year + case)
+    def year(case: int) -> int:
+        return 2000 + case % 20 if first_year is None else first_year + case
 
-    return SUITE_HEAD + numbered_cases(cases, 4, turn)
+    return SUITE_HEAD + numbered_cases(cases, 4, lambda c, t: _cash_turn(c, t, year(c)))
 
 
 ANSWER_TURNS = 4  # the turns of each test case of answer_suite
