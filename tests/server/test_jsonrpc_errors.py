@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from tests.server.lsp_client import THREAD_WORKER_SERVER
 from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import Wire
 from tests.support.suites import small_agent
@@ -26,7 +27,7 @@ AGENT = small_agent("wire")
 
 async def _opened(root: Path) -> Wire:
     """A server initialized on ``root``, with an agent open there."""
-    server = await Wire.start(root / "home")
+    server = await Wire.start(root / "home", command=THREAD_WORKER_SERVER)  # not its subject
     await server.initialize(root)
     path = root / "agent.yaml"
     path.write_text(AGENT, encoding="utf-8")
