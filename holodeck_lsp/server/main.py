@@ -33,7 +33,7 @@ from holodeck_lsp.server.features import (
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.server.worker import ProcessWorker
+from holodeck_lsp.server.validation_scheduler import Validator
 
 log = logging.getLogger("holodeck_lsp.server")
 
@@ -106,7 +106,7 @@ def _register(server: LanguageServer, session: Session, route: Route) -> None:
     server.feature(route.method, route.options)(_guard(session, route))
 
 
-def create_server(validator: ProcessWorker | None = None) -> HoloDeckServer:
+def create_server(validator: Validator | None = None) -> HoloDeckServer:
     server = HoloDeckServer("holodeck-lsp", __version__, protocol_cls=Protocol)
     session = Session(server, validator)
     conditional = [r for r in ROUTES if r.when is not None]
@@ -136,7 +136,7 @@ def _configure_logging() -> None:
     )
 
 
-def serve(pipes: tuple[BinaryIO, BinaryIO], validator: ProcessWorker,
+def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
           host: str | None = None, port: int | None = None) -> None:
     """Run the language server on the client's ``pipes``, or on TCP when a port is given.
     `start.serve` calls this, once it has taken the pipes and started the worker."""

@@ -19,8 +19,8 @@ from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.startup import settle, start_validator
-from holodeck_lsp.server.validation_scheduler import ValidationScheduler
-from holodeck_lsp.server.worker import ProcessWorker, Worker
+from holodeck_lsp.server.validation_scheduler import ValidationScheduler, Validator
+from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.file_kinds import Kind, matches_patterns
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ T = TypeVar("T")
 
 
 class Session:
-    def __init__(self, server: LanguageServer, validator: ProcessWorker | None = None) -> None:
+    def __init__(self, server: LanguageServer, validator: Validator | None = None) -> None:
         self.server = server
         self.features = ClientFeatures()
         self.init_settings = Settings()  # from initializationOptions
