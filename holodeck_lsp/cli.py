@@ -141,11 +141,12 @@ def check(
     gc.disable()
     from holodeck_lsp.check.checker import CheckOptions, check_changed, check_paths
     from holodeck_lsp.check.formats import TextFormat
+    from holodeck_lsp.validation.context import user_config_dir
     from holodeck_lsp.validation.validate import ValidationContext
 
     overrides = _parse_severities(severity or [])
     context = ValidationContext(
-        user_config_dir=None if no_user_config else Path.home() / ".holodeck",
+        user_config_dir=None if no_user_config else user_config_dir(),
         search_paths=[Path.cwd()],
         import_graders=import_graders,
         severity_overrides=overrides,

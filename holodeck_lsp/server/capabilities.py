@@ -1,11 +1,21 @@
-"""What the client can do, resolved once at `initialize` into plain booleans."""
+"""What the client can do, resolved once at `initialize` into plain booleans.
+
+Read from the `initialize` params as JSON (camelCase paths), not from lsprotocol's
+objects: the server answers `initialize` before it loads lsprotocol (`first_messages.py`),
+and both answers must agree. A part of the wrong type counts as absent.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from lsprotocol import types
-from pygls.capabilities import get_capability
+from holodeck_lsp.server.positions import UTF8, UTF16, UTF32
+
+_MARKDOWN = "markdown"
+_INSERT_AS_IS = 1  # InsertTextMode.AsIs
+_ENCODINGS = (UTF8, UTF16, UTF32)
 
 
 @dataclass(frozen=True)
@@ -26,42 +36,56 @@ class ClientFeatures:
     insert_as_is: bool = False
 
 
-def _has(caps: types.ClientCapabilities, path: str) -> bool:
-    return bool(get_capability(caps, path, False))
+def capability(caps: Any, path: str) -> Any:
+    """The value at a dotted camelCase path of the capabilities, or None."""
+    value = caps
+    for part in path.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
 
 
-def resolve(caps: types.ClientCapabilities) -> ClientFeatures:
-    markdown = types.MarkupKind.Markdown
-    modes = get_capability(
-        caps,
-        "text_document.completion.completion_item.insert_text_mode_support.value_set",
-        [],
-    )
+def _has(caps: Any, path: str) -> bool:
+    return bool(capability(caps, path))
+
+
+def _listed(caps: Any, path: str, item: object) -> bool:
+    values = capability(caps, path)
+    return isinstance(values, list) and item in values
+
+
+def resolve(caps: Any) -> ClientFeatures:
+    """The features of the client's `capabilities` object (JSON)."""
     return ClientFeatures(
-        pull_diagnostics=get_capability(caps, "text_document.diagnostic", None) is not None,
-        diagnostic_refresh=_has(caps, "workspace.diagnostics.refresh_support"),
-        code_lens_refresh=_has(caps, "workspace.code_lens.refresh_support"),
-        versioned_diagnostics=_has(caps, "text_document.publish_diagnostics.version_support"),
-        related_information=_has(caps, "text_document.publish_diagnostics.related_information"),
-        snippets=_has(caps, "text_document.completion.completion_item.snippet_support"),
-        completion_markdown=markdown
-        in (
-            get_capability(
-                caps, "text_document.completion.completion_item.documentation_format", []
-            )
-            or []
-        ),
-        hover_markdown=markdown
-        in (get_capability(caps, "text_document.hover.content_format", []) or []),
+        pull_diagnostics=capability(caps, "textDocument.diagnostic") is not None,
+        diagnostic_refresh=_has(caps, "workspace.diagnostics.refreshSupport"),
+        code_lens_refresh=_has(caps, "workspace.codeLens.refreshSupport"),
+        versioned_diagnostics=_has(caps, "textDocument.publishDiagnostics.versionSupport"),
+        related_information=_has(caps, "textDocument.publishDiagnostics.relatedInformation"),
+        snippets=_has(caps, "textDocument.completion.completionItem.snippetSupport"),
+        completion_markdown=_listed(
+            caps, "textDocument.completion.completionItem.documentationFormat", _MARKDOWN),
+        hover_markdown=_listed(caps, "textDocument.hover.contentFormat", _MARKDOWN),
         hierarchical_symbols=_has(
-            caps, "text_document.document_symbol.hierarchical_document_symbol_support"
-        ),
-        code_action_literals=get_capability(
-            caps, "text_document.code_action.code_action_literal_support", None
-        )
-        is not None,
+            caps, "textDocument.documentSymbol.hierarchicalDocumentSymbolSupport"),
+        code_action_literals=capability(
+            caps, "textDocument.codeAction.codeActionLiteralSupport") is not None,
         configuration=_has(caps, "workspace.configuration"),
-        dynamic_configuration=_has(caps, "workspace.did_change_configuration.dynamic_registration"),
-        dynamic_watchers=_has(caps, "workspace.did_change_watched_files.dynamic_registration"),
-        insert_as_is=types.InsertTextMode.AsIs in (modes or []),
+        dynamic_configuration=_has(caps, "workspace.didChangeConfiguration.dynamicRegistration"),
+        dynamic_watchers=_has(caps, "workspace.didChangeWatchedFiles.dynamicRegistration"),
+        insert_as_is=_listed(
+            caps, "textDocument.completion.completionItem.insertTextModeSupport.valueSet",
+            _INSERT_AS_IS),
     )
+
+
+def position_encoding(caps: Any) -> str:
+    """The encoding positions are counted in: the client's first choice among those the
+    server supports, else UTF-16 (pygls's choice, from the same list)."""
+    offered = capability(caps, "general.positionEncodings")
+    if isinstance(offered, list):
+        for encoding in offered:
+            if encoding in _ENCODINGS:
+                return str(encoding)
+    return UTF16

@@ -1,15 +1,22 @@
-"""The open documents: text, version and language, kept in sync with the client."""
+"""The open documents: text, version and language, kept in sync with the client.
+
+No lsprotocol at import: `initialization.py` reads paths with `uri_path` before the server
+has loaded it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from holodeck_lsp.server.positions import UTF16, PositionMap
+
+if TYPE_CHECKING:
+    from lsprotocol import types
 
 
 @dataclass
@@ -55,12 +62,14 @@ class Documents:
         version: int | None,
         changes: Sequence[types.TextDocumentContentChangeEvent],
     ) -> Document | None:
+        from lsprotocol.types import TextDocumentContentChangePartial  # loaded by now
+
         doc = self._by_uri.get(uri)
         if doc is None:
             return None
         text, positions = doc.text, doc._positions
         for change in changes:
-            if isinstance(change, types.TextDocumentContentChangePartial):
+            if isinstance(change, TextDocumentContentChangePartial):
                 if positions is None or positions.text is not text:
                     positions = PositionMap(text, self.encoding)
                 start = positions.offset(change.range.start)

@@ -11,13 +11,18 @@ from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.yaml.loader import MAX_TEXT
 
 
+def user_config_dir() -> Path:
+    """HoloDeck's user folder, whose `config.yaml` applies to every project."""
+    return Path.home() / ".holodeck"
+
+
 @dataclass
 class ValidationContext:
     """What a validation may look at beyond the text itself."""
 
     # Text of open editor buffers, by resolved path; the disk is read otherwise.
     overlay: Callable[[Path], str | None] = lambda _path: None
-    user_config_dir: Path | None = field(default_factory=lambda: Path.home() / ".holodeck")
+    user_config_dir: Path | None = field(default_factory=user_config_dir)
     search_paths: list[Path] = field(default_factory=list)
     import_graders: bool = False
     grader_timeout: float = 10.0

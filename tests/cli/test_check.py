@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 from tests.conftest import FIXTURES
+from tests.support.suites import suite
 
 runner = CliRunner()
 INVALID = FIXTURES / "invalid"
@@ -158,9 +162,11 @@ def imported_by_check(path: Path, prefixes: tuple[str, ...]) -> list[str]:
     import sys
 
     probe = (
-        "import sys; from holodeck_lsp.__main__ import main; sys.argv=['holodeck-lsp','check',"
+        "import sys; import holodeck_lsp.__main__ as program; sys.argv=['holodeck-lsp','check',"
         f"'--no-user-config', {str(path)!r}]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "def leave(code):\n    raise SystemExit(code)\n"
+        "program._leave = leave  # the check ends without teardown: see what it loaded first\n"
+        "try:\n    program.main()\nexcept SystemExit:\n    pass\n"
         f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
@@ -306,3 +312,34 @@ def test_a_vector_store_the_config_defines_is_never_unknown(tmp_path: Path) -> N
     )
     code, out = invoke(str(agent), "--no-color")
     assert (code, out) == (0, "2 file(s) checked: 0 error(s), 0 warning(s)\n")
+
+
+PROGRAM = Path(sys.executable).with_name("holodeck-lsp")
+
+
+def test_the_program_writes_its_whole_report_before_it_ends(tmp_path: Path) -> None:
+    # `check` ends without the interpreter's teardown (__main__._leave): a report far past
+    # a pipe's buffer still arrives whole, with the exit code, as CliRunner sees it.
+    path = tmp_path / "agent.yaml"
+    path.write_text(suite(400).replace("    turns:\n", "    flavour: sweet\n    turns:\n"))
+    args = ["check", "--no-user-config", "--format", "json", str(path)]
+    done = subprocess.run([str(PROGRAM), *args], capture_output=True, text=True, timeout=120)
+    assert len(done.stdout) > 2**17
+    expected = runner.invoke(app, args)
+    assert (done.returncode, json.loads(done.stdout)) == (1, json.loads(expected.stdout))
+    assert len(json.loads(done.stdout)["files"][0]["diagnostics"]) == 400
+
+
+def test_a_reader_that_goes_away_ends_the_check_with_one_and_no_traceback(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "agent.yaml"
+    path.write_text(suite(400).replace("    turns:\n", "    flavour: sweet\n    turns:\n"))
+    read, write = os.pipe()
+    os.close(read)  # nobody reads the report
+    try:
+        done = subprocess.run([str(PROGRAM), "check", "--no-user-config", str(path)],
+                              stdout=write, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (1, b"")  # click's answer to a broken pipe

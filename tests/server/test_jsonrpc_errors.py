@@ -138,3 +138,24 @@ async def test_a_request_after_shutdown_gets_32600(own_wire: Wire) -> None:
     answer = await own_wire.call("textDocument/hover", _hover({"line": 0, "character": 0}))
     assert answer["error"] == {"code": -32600,
                                "message": "Invalid Request: the server is shutting down"}
+
+
+async def test_an_initialize_pygls_cannot_read_is_answered_once_and_served(
+    tmp_path: Path,
+) -> None:
+    # Answered before pygls has loaded (server/first_messages.py); pygls, which cannot
+    # read these capabilities, then serves a client without any.
+    wire = await Wire.start(tmp_path / "home")
+    answer = await wire.call("initialize", {
+        "processId": None, "rootUri": tmp_path.as_uri(),
+        "capabilities": {"textDocument": {"hover": 5}}})
+    assert answer["result"]["serverInfo"]["name"] == "holodeck-lsp"
+    wire.notify("initialized", {})
+    path = tmp_path / "agent.yaml"
+    path.write_text(AGENT, encoding="utf-8")
+    wire.notify("textDocument/didOpen", {"textDocument": {
+        "uri": path.as_uri(), "languageId": "yaml", "version": 1, "text": AGENT}})
+    wire.document = path.as_uri()  # type: ignore[attr-defined]
+    await still_answers(wire)
+    assert await wire.close() == 0
+    assert wire.answered.count(answer["id"]) == 1

@@ -40,6 +40,7 @@ class Wire:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.responses: dict[Any, Message] = {}
+        self.answered: list[Any] = []  # the id of every response, in order (repeats too)
         self.notifications: list[Message] = []
         self.orphans: list[Message] = []  # responses with an id of null
         self._ids = itertools.count(1)
@@ -75,6 +76,7 @@ class Wire:
                 self.orphans.append(message)
             else:
                 self.responses[message["id"]] = message
+                self.answered.append(message["id"])
             self._arrived.set()
 
     def send(self, message: Message | bytes) -> None:

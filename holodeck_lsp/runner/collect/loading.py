@@ -26,6 +26,7 @@ from holodeck_lsp.runner.collect.envsubst import (
 )
 from holodeck_lsp.runner.services.user_imports import ImportFailure, import_callable
 from holodeck_lsp.validation.codes import rule
+from holodeck_lsp.validation.context import user_config_dir
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 from holodeck_lsp.validation.project import withheld
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
@@ -148,7 +149,7 @@ def load_suite(
     """Substitute, validate and import; raises `ConfigError` for anything that stops a run.
     ``secrets_needed=False`` (a replay) spares unset variables in secret fields."""
     context = ValidationContext(
-        user_config_dir=Path.home() / ".holodeck" if user_config else None,
+        user_config_dir=user_config_dir() if user_config else None,
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
     )
     try:

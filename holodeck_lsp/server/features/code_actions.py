@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from holodeck_lsp.server.initialization import CODE_ACTION_KINDS
 from holodeck_lsp.server.jobs import SOURCE
 from holodeck_lsp.server.open_documents import Document
 from holodeck_lsp.server.positions import PositionMap
@@ -138,7 +139,7 @@ ROUTES = [
         types.TEXT_DOCUMENT_CODE_ACTION,
         code_actions,
         types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+            code_action_kinds=[types.CodeActionKind(kind) for kind in CODE_ACTION_KINDS]
         ),
         empty=list,
     ),

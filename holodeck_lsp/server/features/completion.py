@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from holodeck_lsp.server.initialization import TRIGGER_CHARACTERS
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.file_kinds import kind_of_text
@@ -66,7 +67,7 @@ ROUTES = [
     Route(
         types.TEXT_DOCUMENT_COMPLETION,
         completion,
-        types.CompletionOptions(trigger_characters=[":", " ", "-"]),
+        types.CompletionOptions(trigger_characters=list(TRIGGER_CHARACTERS)),
         empty=lambda: types.CompletionList(is_incomplete=False, items=[]),
     ),
 ]

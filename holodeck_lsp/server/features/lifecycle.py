@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from lsprotocol import types
 
 from holodeck_lsp.server import code_cache, timing
-from holodeck_lsp.server.capabilities import resolve
+from holodeck_lsp.server.initialization import read_params
 from holodeck_lsp.server.open_documents import uri_path
+from holodeck_lsp.server.protocol import Protocol
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.server.settings import Settings, parse_settings
@@ -21,29 +23,27 @@ _WATCHED = "**/*.{yaml,yml,py}"
 
 def initialize(session: Session, params: types.InitializeParams) -> None:
     timing.mark("initialize read")
-    session.features = resolve(params.capabilities)
-    encoding = session.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    # A plain str: it goes to the worker in each snapshot, and an lsprotocol enum member
-    # would make the worker load lsprotocol to unpickle it.
-    session.documents.encoding = str(getattr(encoding, "value", encoding))
-    folders = [uri_path(f.uri) for f in params.workspace_folders or []]
-    if not folders and params.root_uri:
-        folders = [uri_path(params.root_uri)]
-    elif not folders and params.root_path:
-        folders = [uri_path(f"file://{params.root_path}")]
-    session.roots = folders
-    session.init_settings = _apply(
-        session, params.initialization_options, Settings(), "initializationOptions"
-    )
-    session.settings = session.init_settings
+    protocol = session.server.protocol
+    # The params as JSON, as the early answer read them (first_messages.py).
+    start = read_params(protocol.initialize_params if isinstance(protocol, Protocol) else None)
+    session.features = start.features
+    # A plain str: it goes to the worker in each snapshot.
+    session.documents.encoding = start.encoding
+    session.roots = list(start.roots)
+    _log_problems(session, start.problems, "initializationOptions")
+    session.init_settings = session.settings = start.settings
 
 
-def _apply(session: Session, raw: Any, base: Settings, source: str) -> Settings:
-    settings, problems = parse_settings(raw, base)
+def _log_problems(session: Session, problems: Sequence[str], source: str) -> None:
     for problem in problems:
         session.log(
             f"holodeck settings ({source}): {problem}; using the default", types.MessageType.Warning
         )
+
+
+def _apply(session: Session, raw: Any, base: Settings, source: str) -> Settings:
+    settings, problems = parse_settings(raw, base)
+    _log_problems(session, problems, source)
     return settings
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from holodeck_lsp.server.initialization import DIAGNOSTIC_IDENTIFIER
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
@@ -50,7 +51,8 @@ ROUTES = [
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         diagnostic,
         types.DiagnosticOptions(
-            identifier="holodeck", inter_file_dependencies=True, workspace_diagnostics=False
+            identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True,
+            workspace_diagnostics=False,
         ),
         when=lambda features: features.pull_diagnostics,
         empty=_empty,

@@ -35,6 +35,7 @@ from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
+from holodeck_lsp.server.initialization import COMMANDS
 from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.run_command_line import (
@@ -52,10 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RUN_CASE = "holodeck.runCase"
-RUN_TURN = "holodeck.runTurn"
-SHOW_REPORT = "holodeck.showReport"
-COMMANDS = [RUN_CASE, RUN_TURN, SHOW_REPORT]
+RUN_CASE, RUN_TURN, SHOW_REPORT = COMMANDS
 STOP_GRACE = 5.0  # seconds a cancelled run gets to stop before it is killed
 REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid but could not be done
 

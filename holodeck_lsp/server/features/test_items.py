@@ -35,7 +35,6 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
-from holodeck_lsp.models.test_cases_file import test_cases_file_path
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.open_documents import uri_path
@@ -116,6 +115,9 @@ def _cases_file(opened: Opened, agent: Source) -> Source | None:
     ref = data.get("test_cases_file")
     if not isinstance(ref, str) or not ref.strip() or "${" in ref:
         return None
+    # The models are a tenth of a second the server does not load before `initialize`.
+    from holodeck_lsp.models.test_cases_file import test_cases_file_path
+
     target = test_cases_file_path(ref, uri_path(agent.uri))
     uri = from_fs_path(str(target))
     return opened.read(uri) if uri is not None else None

@@ -16,6 +16,7 @@ import re
 from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 from holodeck_lsp.validation.yaml.loader import (
@@ -62,8 +63,12 @@ def _unsafe(text: str) -> bool:
 class _Item:
     ok: bool
     data: Any
-    nodes: dict[YamlPath, NodeInfo]  # lines relative to the item's first line
+    positions: SourceMap  # lines relative to the item's first line
     problems: tuple[YamlProblem, ...]
+
+    @property
+    def nodes(self) -> dict[YamlPath, NodeInfo]:
+        return self.positions._nodes
 
 
 _cache: OrderedDict[str, _Item] = OrderedDict()
@@ -164,13 +169,18 @@ def _parse_item(text: str) -> _Item:
         return cached
     loaded = load_yaml(text)
     ok = loaded.parsed and isinstance(loaded.data, list) and len(loaded.data) == 1
-    item = _Item(
-        ok, loaded.data[0] if ok else None, dict(loaded.source_map._nodes), tuple(loaded.problems)
-    )
+    # An item's positions are built when asked for (most cases have no problem to place),
+    # from its text again: the cache keeps neither the table nor the parser's events.
+    positions = SourceMap(build=partial(_item_table, text))
+    item = _Item(ok, loaded.data[0] if ok else None, positions, tuple(loaded.problems))
     _cache[text] = item
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
     return item
+
+
+def _item_table(text: str) -> dict[YamlPath, NodeInfo]:
+    return load_yaml(text).source_map._nodes
 
 
 def _indent(line: str) -> int:

@@ -4,16 +4,18 @@ HoloDeck reads its files with PyYAML's safe loader (YAML 1.1: `yes`/`no` are boo
 `0777` is octal). We parse with the C-backed parser, which keeps marks, and build the
 values with the same resolver and safe constructors, so the data we validate is the data
 HoloDeck would see, and every key and value keeps its exact position. A text with nothing
-unusual is built straight from the parser's events (`_from_events`); any other is composed
-into nodes first (`_Builder`: aliases and their budget, merge keys, duplicate keys, tags,
-limits), and both give the same result (tests/validation/test_yaml_events.py).
+unusual is built straight from the parser's events (`_from_events`), and its positions
+from the same events when first asked for (`_node_table`: a file with no problem to place
+never needs them); any other is composed into nodes first (`_Builder`: aliases and their
+budget, merge keys, duplicate keys, tags, limits), and both give the same result
+(tests/validation/test_yaml_events.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import yaml
@@ -262,7 +264,10 @@ def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     text, refused = _loadable(text)
     built = _from_events(text)
     if built is not None:
-        return LoadedYaml(built[0], SourceMap(built[1]), refused)
+        data, events = built
+        if len(text) > _KEPT_EVENTS_TEXT:  # events weigh half again as much as the table
+            return LoadedYaml(data, SourceMap(_node_table(events)), refused)
+        return LoadedYaml(data, SourceMap(build=partial(_node_table, events)), refused)
     # libyaml accepts tabs as separators where the pure-Python scanner (HoloDeck's) refuses
     # them; only a text with a tab needs the slower loader to get HoloDeck's verdict.
     try:
@@ -297,99 +302,64 @@ class _Unusual(Exception):
 _NO_KEY = object()  # a mapping waiting for its next key (None is a key: `~: x`)
 
 
-def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
-    """The data and positions of ``text`` built straight from the parser's events, a third
-    faster than composing nodes first, for texts with nothing unusual: no tab, alias,
-    merge key, key that is a list or mapping, duplicate key, tag that does not construct,
-    nesting past the limit, second document or YAML error. For any other text, None: the
-    node builder loads it, with its problems. Both give the same data and positions."""
+def _from_events(text: str) -> tuple[Any, list[Any]] | None:
+    """The data of ``text`` built straight from the parser's events, a third faster than
+    composing nodes first, and the events (their marks place each value: `_node_table`),
+    for texts with nothing unusual: no tab, alias, merge key, key that is a list or
+    mapping, duplicate key, tag that does not construct, nesting past the limit, second
+    document or YAML error. For any other text, None: the node builder loads it, with its
+    problems. Both give the same data and positions."""
     if "\t" in text:  # HoloDeck's (the pure-Python) reader decides what a tab means
         return None
-    resolve: Any = _RESOLVER.resolve  # untyped in the stubs
-    constructors = _CONSTRUCTOR.yaml_constructors
-    resolved: dict[tuple[str, Any], str] = {}
-    built: dict[tuple[str, str], Any] = {}
-    nodes: dict[YamlPath, NodeInfo] = {}
-    # Each open list or mapping: [container, path, pending key, key span, start, own key span]
-    stack: list[list[Any]] = []
+    if len(_resolved) > _REMEMBERED or len(_built) > _REMEMBERED:
+        _resolved.clear()
+        _built.clear()
+    events: list[Any] = []
+    record = events.append
+    # The enclosing lists and mappings: each one's container, whether it is a mapping,
+    # and its pending key (a mapping's, once its value is done: none).
+    stack: list[tuple[Any, bool, Any]] = []
+    container: Any = None  # the innermost open list or mapping (None: the document)
+    is_mapping = False
+    key: Any = _NO_KEY  # a mapping's key waiting for its value
     root: Any = None
     documents = 0
+    parser = _Loader(text)
+    next_event = parser.get_event  # None once the stream has ended
     try:
-        events: Iterator[Any] = yaml.parse(text, Loader=_Loader)  # marks always set here
-        for event in events:
+        while (event := next_event()) is not None:
+            record(event)
             kind = event.__class__
             if kind is ScalarEvent:
-                s, e = event.start_mark, event.end_mark
-                span = Span(s.line, s.column, e.line, e.column)
-                tag = event.tag
-                if tag is None or tag == "!":
-                    # Keys and many values repeat: the resolver (regular expressions in
-                    # Python) decides once per text and plainness.
-                    asked = (event.value, event.implicit)
-                    tag = resolved.get(asked)
-                    if tag is None:
-                        tag = resolved[asked] = resolve(ScalarNode, *asked)
-                if tag == _STR_TAG:
-                    value = event.value
-                elif (tag, event.value) in built:  # scalars construct to immutable values
-                    value = built[tag, event.value]
-                else:
-                    constructor = constructors.get(tag)
-                    if constructor is None or tag == _MERGE_TAG:
+                value = _value(event)
+                if is_mapping:
+                    if key is _NO_KEY:
+                        key = value
+                    elif key in container:  # a duplicate key
                         raise _Unusual
-                    value = built[tag, event.value] = constructor(
-                        _CONSTRUCTOR, ScalarNode(tag, event.value, s, e, event.style))
-                if not stack:
-                    root = value
-                    nodes[()] = NodeInfo(None, span, "scalar", event.style)
-                    continue
-                top = stack[-1]
-                container = top[0]
-                if container.__class__ is dict:
-                    if top[2] is _NO_KEY:
-                        top[2], top[3] = value, span
-                        continue
-                    key = top[2]
-                    path: YamlPath = (*top[1], key)
-                    nodes[path] = NodeInfo(top[3], span, "scalar", event.style)
-                    size = len(container)
-                    container[key] = value
-                    if len(container) == size:  # a duplicate key
-                        raise _Unusual
-                    top[2] = _NO_KEY
-                else:
-                    item: YamlPath = (*top[1], len(container))
-                    nodes[item] = NodeInfo(None, span, "scalar", event.style)
-                    container.append(value)
-            elif kind is MappingStartEvent or kind is SequenceStartEvent:
-                new: Any = {} if kind is MappingStartEvent else []
-                key_span = None
-                if not stack:
-                    path, root = (), new
-                else:
-                    top = stack[-1]
-                    parent = top[0]
-                    if parent.__class__ is dict:
-                        if top[2] is _NO_KEY:  # a list or mapping as a key
-                            raise _Unusual
-                        path, key_span = (*top[1], top[2]), top[3]
-                        size = len(parent)
-                        parent[top[2]] = new
-                        if len(parent) == size:
-                            raise _Unusual
-                        top[2] = _NO_KEY
                     else:
-                        path = (*top[1], len(parent))
-                        parent.append(new)
+                        container[key] = value
+                        key = _NO_KEY
+                elif container is not None:
+                    container.append(value)
+                else:
+                    root = value
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                created: Any = {} if kind is MappingStartEvent else []
+                if is_mapping:
+                    if key is _NO_KEY or key in container:  # a list or mapping as a key
+                        raise _Unusual
+                    container[key] = created
+                elif container is not None:
+                    container.append(created)
+                else:
+                    root = created
                 if len(stack) >= MAX_DEPTH:
                     raise _Unusual
-                stack.append([new, path, _NO_KEY, None, event.start_mark, key_span])
+                stack.append((container, is_mapping, _NO_KEY))
+                container, is_mapping, key = created, kind is MappingStartEvent, _NO_KEY
             elif kind is MappingEndEvent or kind is SequenceEndEvent:
-                container, path, _, _, s, key_span = stack.pop()
-                e = event.end_mark
-                nodes[path] = NodeInfo(key_span, Span(s.line, s.column, e.line, e.column),
-                                       "mapping" if kind is MappingEndEvent else "sequence",
-                                       None)
+                container, is_mapping, key = stack.pop()
             elif kind is AliasEvent:
                 raise _Unusual
             elif kind is DocumentStartEvent:
@@ -399,11 +369,105 @@ def _from_events(text: str) -> tuple[Any, dict[YamlPath, NodeInfo]] | None:
     except (_Unusual, yaml.YAMLError, ConstructorError, ValueError, TypeError, UnicodeError,
             RecursionError):
         return None
-    return root, nodes
+    finally:
+        parser.dispose()
+    return root, events
+
+
+def _value(event: Any) -> Any:
+    """A scalar event's value, as the safe loader constructs it (_Unusual: it does not)."""
+    value = event.value
+    tag = event.tag
+    if tag is None or tag == "!":
+        # Keys and many values repeat: the resolver (regular expressions in Python)
+        # decides once per short text and plainness.
+        asked = (value, event.implicit)
+        tag = _resolved.get(asked)
+        if tag is None:
+            tag = _RESOLVER.resolve(ScalarNode, *asked)  # type: ignore[no-untyped-call]
+            if len(value) <= _REMEMBERED_LENGTH:
+                _resolved[asked] = tag
+    if tag == _STR_TAG:
+        return value
+    made = _built.get((tag, value), _NO_KEY)  # scalars construct to immutable values
+    if made is _NO_KEY:
+        constructor = _CONSTRUCTOR.yaml_constructors.get(tag)
+        if constructor is None or tag == _MERGE_TAG:
+            raise _Unusual
+        made = constructor(_CONSTRUCTOR, ScalarNode(tag, value, event.start_mark,
+                                                    event.end_mark, event.style))
+        if len(value) <= _REMEMBERED_LENGTH:
+            _built[tag, value] = made
+    return made
+
+
+def _node_table(events: list[Any]) -> dict[YamlPath, NodeInfo]:
+    """Where each key and value of a text `_from_events` loaded stands, from its events."""
+    # A large suite has a hundred thousand events: its tuples are built with tuple.__new__
+    # (a NamedTuple's own __new__ is Python code, a sixth of the loop).
+    new = tuple.__new__
+    nodes: dict[YamlPath, NodeInfo] = {}
+    # The enclosing lists and mappings: each one's path, whether it is a mapping, items
+    # so far, start mark and key span.
+    stack: list[tuple[YamlPath, bool, int, Any, Span | None]] = []
+    path: YamlPath = ()  # the innermost open list or mapping's
+    is_mapping = False
+    count = 0  # its items so far (a list's)
+    key: Any = _NO_KEY  # a mapping's key waiting for its value, and where it stands
+    key_span: Span | None = None
+    start: Any = None
+    own_key: Span | None = None  # the key that introduces the innermost list or mapping
+    for event in events:
+        kind = event.__class__
+        if kind is ScalarEvent:
+            s, e = event.start_mark, event.end_mark
+            span = new(Span, (s.line, s.column, e.line, e.column))
+            if is_mapping:
+                if key is _NO_KEY:
+                    key, key_span = _value(event), span
+                    continue
+                at: YamlPath = (*path, key)
+                nodes[at] = new(NodeInfo, (key_span, span, "scalar", event.style))
+                key = _NO_KEY
+            elif stack:
+                at = (*path, count)
+                nodes[at] = new(NodeInfo, (None, span, "scalar", event.style))
+                count += 1
+            else:
+                nodes[()] = new(NodeInfo, (None, span, "scalar", event.style))
+        elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            if is_mapping:  # a key's value
+                child, child_key = (*path, key), key_span
+            elif stack:  # a list's item
+                child, child_key = (*path, count), None
+                count += 1
+            else:  # the document's
+                child, child_key = (), None
+            stack.append((path, is_mapping, count, start, own_key))
+            path, is_mapping, count = child, kind is MappingStartEvent, 0
+            start, own_key, key = event.start_mark, child_key, _NO_KEY
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
+            e = event.end_mark
+            nodes[path] = new(NodeInfo, (
+                own_key, new(Span, (start.line, start.column, e.line, e.column)),
+                "mapping" if is_mapping else "sequence", None))
+            path, is_mapping, count, start, own_key = stack.pop()
+            key = _NO_KEY
+    return nodes
 
 
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = SafeConstructor()
+# What the resolver decided and the constructors built for short scalars, kept across
+# texts (the server's incremental loader parses a suite case by case): both depend on the
+# scalar alone, and the values are immutable. Bounded: cleared past _REMEMBERED entries.
+_resolved: dict[tuple[str, Any], str] = {}
+_built: dict[tuple[str, str], Any] = {}
+_REMEMBERED = 4_000
+_REMEMBERED_LENGTH = 200
+# Up to this many characters, a text's positions are built when first asked for (most
+# files have no problem to place); a longer one's at once, not to hold all its events.
+_KEPT_EVENTS_TEXT = 2_000_000
 
 
 def _unparsed(*problems: YamlProblem) -> LoadedYaml:

@@ -2,13 +2,18 @@
 
 A path is the tuple of mapping keys and list indices from the root, e.g.
 ``("test_cases", 3, "turns", 2, "input")``. Positions are 0-based, in code points.
+A table may be built when it is first asked for: a file without a problem never needs
+one, and a large suite's table costs a third of its parse.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 YamlPath = tuple[Any, ...]  # keys and indices from the document root
+_building = threading.RLock()  # a table may be built from another map (incremental.py)
 NodeKind = Literal["scalar", "sequence", "mapping"]
 
 
@@ -32,10 +37,25 @@ class NodeInfo(NamedTuple):
 
 
 class SourceMap:
-    """YamlPath -> node positions, with lookups that tolerate paths the YAML does not have."""
+    """YamlPath -> node positions, with lookups that tolerate paths the YAML does not have.
+    Given the table, or what builds it on first use (``build``)."""
 
-    def __init__(self, nodes: dict[YamlPath, NodeInfo]) -> None:
-        self._nodes = nodes
+    def __init__(self, nodes: dict[YamlPath, NodeInfo] | None = None,
+                 build: Callable[[], dict[YamlPath, NodeInfo]] | None = None) -> None:
+        self._table = nodes
+        self._build = build
+
+    @property
+    def _nodes(self) -> dict[YamlPath, NodeInfo]:
+        table = self._table
+        if table is None:
+            with _building:  # once, whichever thread asks first
+                table = self._table
+                if table is None:
+                    build = self._build
+                    table = self._table = build() if build is not None else {}
+                    self._build = None  # what it was built from is freed
+        return table
 
     def __contains__(self, path: YamlPath) -> bool:
         return self.get(path) is not None
