@@ -1,6 +1,6 @@
 """`check --format text` against `--format json` on a 5 MB file with 16,000+ errors.
 
-    python benchmarks/check_formats.py [--runs 3]
+    python -m benchmarks.check_formats [--runs 3]
 
 The text reporter prints each diagnostic with its source line; it must stay linear in
 the number of diagnostics. Prints the median wall and CPU time of each format (and
@@ -13,14 +13,12 @@ import argparse
 import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from check_timing import command
-from gen_suite import suite
+from benchmarks.check_timing import command
+from tests.support.suites import suite
 
 
 def erroneous(cases: int) -> str:
@@ -56,7 +54,8 @@ def main() -> None:
         size = path.stat().st_size / 1e6
         results = {}
         for fmt in ("json", "text"):
-            argv = [*command(), "check", "--no-user-config", "--format", fmt, str(path)]
+            argv = [*command("holodeck-lsp"), "check", "--no-user-config", "--format", fmt,
+                    str(path)]
             results[fmt] = measure(argv, args.runs)
         errors = results["text"][2]
         assert errors == results["json"][2], "both formats report the same errors"

@@ -1,6 +1,6 @@
 """Cold `holodeck-lsp check` wall time and peak memory, beside check-jsonschema.
 
-    python benchmarks/check_timing.py [--runs 5] [--baseline DIR]
+    python -m benchmarks.check_timing [--runs 5] [--baseline DIR]
 
 Each file is checked by `holodeck-lsp check` and by check-jsonschema with HoloDeck's
 published schema (`tests/data/reference/`; `pip install check-jsonschema`), alternated
@@ -30,9 +30,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from checkouts import entry_command
-from gen_suite import suite
+from benchmarks.checkouts import entry_command
+from tests.support.suites import suite
 
 HOLODECK_SCHEMA = Path(__file__).resolve().parent.parent / (
     "tests/data/reference/holodeck-agent.schema.json")

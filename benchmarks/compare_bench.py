@@ -1,8 +1,8 @@
 """Time `compare` of two 1,000-case x 4-turn reports, and size its Markdown comment.
 
-    python benchmarks/compare_bench.py [--cases N] [--times K]
+    python -m benchmarks.compare_bench [--cases N] [--times K]
 
-Runs the generated suite (`gen_suite.py`'s cases, each with a year of its own) twice with a
+Runs the generated suite (`tests/support/suites.py`, each case a year of its own) twice with a
 Python agent that knows the figures: on main (BASE) turn 0 of every 25th case is answered
 wrongly, on the pull request (HEAD) turn 1 of every 10th case instead, so the comparison
 holds regressions, fixes and still failing turns. Then prints, median of K:
@@ -26,18 +26,16 @@ import textwrap
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(ROOT))
-from gen_suite import CASE, HEADER  # noqa: E402
-
-from holodeck_lsp.runner.report.comparison.comparison_formats import (  # noqa: E402
+from holodeck_lsp.runner.report.comparison.comparison_formats import (
     COMPARISON_FORMATS,
 )
-from holodeck_lsp.runner.report.comparison.comparison_markdown import COMMENT_LIMIT  # noqa: E402
-from holodeck_lsp.runner.report.comparison.run_sides import read_side  # noqa: E402
-from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs  # noqa: E402
-from tests.runner.compared_runs import many_cases  # noqa: E402
+from holodeck_lsp.runner.report.comparison.comparison_markdown import COMMENT_LIMIT
+from holodeck_lsp.runner.report.comparison.run_sides import read_side
+from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
+from tests.runner.compared_runs import many_cases
+from tests.support.suites import suite
+
+ROOT = Path(__file__).resolve().parents[1]
 
 FIRST_YEAR = 1000  # case i asks about year 1000 + i: the agent tells the cases apart
 AGENT = textwrap.dedent(
@@ -77,18 +75,9 @@ AGENT = textwrap.dedent(
 TOOLS = "def lookup(row, year):\n    return 0\n\ndef subtract(a, b):\n    return a - b\n"
 
 
-def suite(cases: int) -> str:
-    parts = [HEADER]
-    for i in range(cases):
-        a, b = 200000 + i, 180000 + 3 * i
-        year = FIRST_YEAR + i
-        parts.append(CASE.format(i=i, year=year, next_year=year + 1, a=a, b=b, diff=b - a))
-    return "".join(parts)
-
-
 def run(folder: Path, cases: int, wrong: tuple[int, int]) -> Path:
     folder.mkdir()
-    (folder / "agent.yaml").write_text(suite(cases))
+    (folder / "agent.yaml").write_text(suite(cases, first_year=FIRST_YEAR))
     (folder / "tools.py").write_text(TOOLS)
     (folder / "bench_agent.py").write_text(AGENT.format(wrong=wrong, first=FIRST_YEAR))
     report = folder / "report.json"

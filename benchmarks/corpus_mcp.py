@@ -1,7 +1,7 @@
 """Preflight of every MCP tool of the real corpus, and what starting MCP servers costs a run.
 
     tests/runner/mcp/setup.sh        # once: the npm servers the corpus names, locally
-    python benchmarks/corpus_mcp.py [--repeat N]
+    python -m benchmarks.corpus_mcp [--repeat N]
 
 For each agent of `tests/data/corpus/real` with `type: mcp` tools: its folder is copied to
 a temporary one, its `${VAR}`s get placeholder values, a missing folder named by a `./`
@@ -29,15 +29,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from holodeck_lsp.models.tools import MCPTool
+from holodeck_lsp.runner.collect.loading import ConfigError, load_suite
+from holodeck_lsp.runner.tools.mcp_servers import McpServerKind
+from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolKind
+from holodeck_lsp.runner.tools.toolbox import PreflightError, ToolBox
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from holodeck_lsp.models.tools import MCPTool  # noqa: E402
-from holodeck_lsp.runner.collect.loading import ConfigError, load_suite  # noqa: E402
-from holodeck_lsp.runner.tools.mcp_servers import McpServerKind  # noqa: E402
-from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolKind  # noqa: E402
-from holodeck_lsp.runner.tools.toolbox import PreflightError, ToolBox  # noqa: E402
-
 CORPUS = REPO / "tests" / "data" / "corpus" / "real"
 SERVERS = REPO / "tests" / "runner" / "mcp"
 

@@ -1,6 +1,6 @@
 """Preflight of every vector store and hierarchical document tool of the real corpus.
 
-    python benchmarks/corpus_stores.py
+    python -m benchmarks.corpus_stores
 
 For each agent of `tests/data/corpus/real` with such tools: its folder is copied to a
 temporary one, its `${VAR}`s get loopback values, a missing `source:` gets a small
@@ -25,18 +25,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool
+from holodeck_lsp.runner.collect.loading import ConfigError, load_suite
+from holodeck_lsp.runner.tools.retrieval.retrieval_kinds import RetrievalKinds
+from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolStartError
+from tests.runner.fake_model import FakeModelServer, Reply
+from tests.runner.qdrant_standin import qdrant_standin
+from tests.runner.sample_files import one_page_pdf
+from tests.runner.services import chroma_server, postgres_server
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from holodeck_lsp.models.tools import HierarchicalDocumentTool, VectorstoreTool  # noqa: E402
-from holodeck_lsp.runner.collect.loading import ConfigError, load_suite  # noqa: E402
-from holodeck_lsp.runner.tools.retrieval.retrieval_kinds import RetrievalKinds  # noqa: E402
-from holodeck_lsp.runner.tools.tool_kind import ToolContext, ToolStartError  # noqa: E402
-from tests.runner.fake_model import FakeModelServer, Reply  # noqa: E402
-from tests.runner.qdrant_standin import qdrant_standin  # noqa: E402
-from tests.runner.sample_files import one_page_pdf  # noqa: E402
-from tests.runner.services import chroma_server, postgres_server  # noqa: E402
-
 CORPUS = REPO / "tests" / "data" / "corpus" / "real"
 SearchTool = VectorstoreTool | HierarchicalDocumentTool
 

@@ -1,8 +1,8 @@
 """Size and opening time of the HTML report of a 1,000-case x 4-turn run.
 
-    python benchmarks/html_report_bench.py [--cases N] [--opens K] [--baseline]
+    python -m benchmarks.html_report_bench [--cases N] [--opens K] [--baseline]
 
-Runs the generated suite (`gen_suite.py`) with a Python agent that calls the tools the
+Runs the generated suite (`tests/support/suites.py`) with a Python agent that calls the tools the
 assertions name but does not know the suite's figures: every case fails, so every case
 is open in the page with its errors, diffs and tool calls, the report's worst case.
 Prints the file's size (target < 5 MB) and the time headless Chromium takes from
@@ -23,12 +23,10 @@ import textwrap
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(ROOT))
-from gen_suite import suite  # noqa: E402
+from tests.chromium import Chromium, find_chromium
+from tests.support.suites import suite
 
-from tests.chromium import Chromium, find_chromium  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 AGENT = textwrap.dedent(
     """

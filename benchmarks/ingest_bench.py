@@ -1,6 +1,6 @@
 """Ingestion of a vector store source against a loopback embeddings service.
 
-    python benchmarks/ingest_bench.py [--runs N]
+    python -m benchmarks.ingest_bench [--runs N]
 
 1,000 markdown files (about 2 MB) are ingested into the in-memory store by `run`
 (preflight), against a service that answers at once with 1,536-dimension vectors
@@ -140,7 +140,8 @@ def main() -> None:
         serve()
         return
     service = subprocess.Popen(
-        [sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "benchmarks.ingest_bench", "--serve"], stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert service.stdout is not None

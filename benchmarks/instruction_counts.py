@@ -25,11 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from check_timing import SMALL, check, check_jsonschema
-from checkouts import entry_command
-from gen_suite import suite
-from lsp_first_diagnostics import UNKNOWN_KEY
+from benchmarks.check_timing import SMALL, check, check_jsonschema
+from benchmarks.checkouts import entry_command
+from benchmarks.lsp_first_diagnostics import UNKNOWN_KEY
+from tests.support.suites import suite
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL_SIDE = ("from holodeck_lsp.server import code_cache\n"

@@ -1,9 +1,9 @@
 """Language server: time from spawning the server to the first diagnostics of a file.
 
-    python benchmarks/lsp_first_diagnostics.py [--runs 5] [--sizes 100 1000] [--baseline DIR]
+    python -m benchmarks.lsp_first_diagnostics [--runs 5] [--sizes 100 1000] [--baseline DIR]
 
 An editor opens a workspace with a 100-case (and a 1,000-case) 4-turn suite on screen
-(`gen_suite.py`, with one unknown key in the last turn, so that the diagnostics awaited
+(`tests/support/suites.py`, with one unknown key in the last turn, so that the diagnostics awaited
 are those of a validation of the whole file). A node client with VS Code's capabilities
 (pytest-lsp's record of them; `first_diagnostics_client.mjs`) spawns the server, sends
 `initialize`, `initialized`, the settings and `didOpen` at once, and times spawn ->
@@ -37,9 +37,8 @@ from lsprotocol.converters import get_converter
 from pygls.uris import from_fs_path
 from pytest_lsp import client_capabilities
 
-sys.path.insert(0, str(Path(__file__).parent))
-from checkouts import entry_command
-from gen_suite import suite
+from benchmarks.checkouts import entry_command
+from tests.support.suites import suite
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = Path(__file__).with_name("first_diagnostics_client.mjs")

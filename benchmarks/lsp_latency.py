@@ -1,6 +1,6 @@
 """Language server: time from an edit to its diagnostics, and the server's peak memory.
 
-    python benchmarks/lsp_latency.py [--edits 20]
+    python -m benchmarks.lsp_latency [--edits 20]
 
 Drives `python -m holodeck_lsp.server` over stdio like an editor: opens a 100-case and a
 1,000-case 4-turn suite, then makes single edits (a pause between them, as a typist
@@ -27,13 +27,11 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from gen_suite import suite
-
 from holodeck_lsp.server import gc_pause, jobs
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
+from tests.support.suites import suite
 
 PAUSE = 0.3  # seconds between edits: longer than the server's debounce window
 

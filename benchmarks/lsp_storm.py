@@ -1,6 +1,6 @@
 """Language server under a storm of edits: completion and hover latency, peak memory.
 
-    python benchmarks/lsp_storm.py [--seconds 10] [--rate 100] [--bombs]
+    python -m benchmarks.lsp_storm [--seconds 10] [--rate 100] [--bombs]
 
 Drives `python -m holodeck_lsp.server` over stdio like an impatient editor: opens a
 100-case 4-turn suite and types into it at ``--rate`` edits per second (a character in
@@ -31,13 +31,9 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from gen_suite import suite
+from tests.support.suites import alias_bomb, suite
 
-BOMB = "\n".join(
-    ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
-) + "\n"
+BOMB = alias_bomb(9)
 NESTED = "name: deep\nmodel: " + "[" * 500 + "]" * 500 + "\n"
 SURROGATE = "name: odd\nmodel:\n  provider: openai\n  name: \ud800\ntest_cases:\n  - input: x\n"
 

@@ -1,6 +1,6 @@
 """Runner throughput and concurrency against a loopback model service.
 
-    python benchmarks/runner_bench.py
+    python -m benchmarks.runner_bench
 
 (a) Overhead per turn: 100 cases x 4 turns against a service that answers at once;
     turns per second at parallel_test_cases 1 and 16 (target >= 500 on a 2-core machine),
@@ -24,7 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-CASES, TURNS, LATENCY = 100, 4, 0.05
+from tests.support.suites import ANSWER_TURNS, answer_suite
+
+CASES, LATENCY = 100, 0.05
 
 
 def _http(body: dict[str, object]) -> bytes:
@@ -104,22 +106,15 @@ def serve(latency: float) -> None:
 
 
 def suite(folder: Path, port: int) -> Path:
-    lines = [
-        "name: bench",
-        f"model: {{provider: openai, name: bench, endpoint: 'http://127.0.0.1:{port}/v1'}}",
-        "instructions: {inline: Answer 42.}",
-        "test_cases:",
-    ]
-    for case in range(CASES):
-        lines.append(f"  - name: case {case}\n    turns:")
-        for turn in range(TURNS):
-            lines.append(
-                f"      - input: 'case {case} turn {turn}'\n        ground_truth: '42'\n"
-                "        evaluations: [{metric: numeric}]"
-            )
     path = folder / "agent.yaml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    model = f"{{provider: openai, name: bench, endpoint: 'http://127.0.0.1:{port}/v1'}}"
+    path.write_text(answer_suite(CASES, model, "{metric: numeric}"), encoding="utf-8")
     return path
+
+
+def service_command(latency: float) -> list[str]:
+    """The loopback model service's process (this module, from the repository root)."""
+    return [sys.executable, "-m", "benchmarks.runner_bench", "--serve", str(latency)]
 
 
 def timed_run(path: Path, parallel: int) -> tuple[float, float, float]:
@@ -141,7 +136,7 @@ def timed_run(path: Path, parallel: int) -> tuple[float, float, float]:
 
 def with_service(latency: float, body: object) -> None:
     process = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(latency)], stdout=subprocess.PIPE, text=True
+        service_command(latency), stdout=subprocess.PIPE, text=True
     )
     try:
         assert process.stdout is not None
@@ -156,7 +151,7 @@ def with_service(latency: float, body: object) -> None:
 
 
 def main() -> None:
-    turns = CASES * TURNS
+    turns = CASES * ANSWER_TURNS
 
     def overhead(path: Path) -> None:
         for parallel in (1, 16):

@@ -1,7 +1,7 @@
 """`holodeck-lsp run` and HoloDeck 0.7.1's `holodeck test` side by side, on the same suites
 against the same loopback model service.
 
-    python benchmarks/runner_vs_holodeck.py [--repeat 3]
+    python -m benchmarks.runner_vs_holodeck [--repeat 3]
 
 Scenarios: 100 test cases x 4 turns with a service that answers at once, and 20 x 4 with
 50 ms of service latency, each at parallel_test_cases 1 and 8. For each runner: wall time
@@ -29,14 +29,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.runner_bench import service_command
+from tests.differential.runner.harness import holodeck_env
+from tests.differential.runner.runner_env import ensure_runner_env
+from tests.support.suites import ANSWER_TURNS, answer_suite
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from tests.differential.runner.harness import holodeck_env  # noqa: E402
-from tests.differential.runner.runner_env import ensure_runner_env  # noqa: E402
-
-TURNS = 4
-BENCH = Path(__file__).with_name("runner_bench.py")  # its service answers both protocols
 SCENARIOS = [(100, 0.0, 1), (100, 0.0, 8), (20, 0.05, 1), (20, 0.05, 8)]
 
 
@@ -49,23 +47,11 @@ class Measure:
 
 
 def write_suite(folder: Path, cases: int, parallel: int) -> Path:
-    lines = [
-        "name: bench",
-        "model: {provider: openai, name: gpt-4o-mini}",
-        "instructions: {inline: Answer 42.}",
-        f"execution: {{parallel_test_cases: {parallel}, llm_timeout: 60}}",
-        "test_cases:",
-    ]
-    for case in range(cases):
-        lines.append(f"  - name: case {case}\n    turns:")
-        for turn in range(TURNS):
-            lines.append(
-                f"      - input: 'case {case} turn {turn}'\n        ground_truth: '42'\n"
-                "        evaluations: [{type: standard, metric: equality}]"
-            )
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "agent.yaml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text(answer_suite(
+        cases, "{provider: openai, name: gpt-4o-mini}", "{type: standard, metric: equality}",
+        f"{{parallel_test_cases: {parallel}, llm_timeout: 60}}"), encoding="utf-8")
     return path
 
 
@@ -112,7 +98,7 @@ def main() -> int:
     rows = []
     for cases, latency, parallel in SCENARIOS:
         service = subprocess.Popen(
-            [sys.executable, str(BENCH), "--serve", str(latency)], stdout=subprocess.PIPE, text=True
+            service_command(latency), stdout=subprocess.PIPE, text=True  # both protocols
         )
         try:
             assert service.stdout is not None
@@ -130,11 +116,11 @@ def main() -> int:
         finally:
             service.kill()
             service.wait()
-        turns = cases * TURNS
+        turns = cases * ANSWER_TURNS
         ideal = turns * latency / parallel
-        floor = -(-cases // parallel) * TURNS * latency
+        floor = -(-cases // parallel) * ANSWER_TURNS * latency
         row = {
-            "scenario": f"{cases} x {TURNS}, {latency * 1000:.0f} ms, parallel {parallel}",
+            "scenario": f"{cases} x {ANSWER_TURNS}, {latency * 1000:.0f} ms, parallel {parallel}",
             "ours_wall": median([m.wall for m in mine]),
             "holodeck_wall": median([m.wall for m in holodeck]),
             "ours_rss": median([m.rss_mb for m in mine]),

@@ -1,9 +1,13 @@
-"""Shared test helpers: where fixtures and the vendored real-world corpus live."""
+"""Shared test helpers: where fixtures and the vendored real-world corpus live, the
+Hypothesis profiles, and the bytecode every child interpreter of the suite reads."""
 
 from __future__ import annotations
 
+import compileall
+import os
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -13,6 +17,41 @@ FIXTURES = REPO / "tests" / "fixtures"
 VENDORED = REPO / "tests" / "data"
 CORPUS = VENDORED / "corpus" / "real"
 HOLODECK_SCHEMA = VENDORED / "reference" / "holodeck-agent.schema.json"
+
+# Property tests: a few dozen examples in the fast suite, hundreds in the slow one (a run
+# whose `-m` selects `slow` also runs every Hypothesis test, with "thorough").
+# HOLODECK_HYPOTHESIS_PROFILE (or Hypothesis's own --hypothesis-profile) picks one by name.
+# A test sets max_examples itself only to run fewer (each example a costly run).
+# No deadline: a machine busy with the other workers is no property's failure.
+PROFILE_VARIABLE = "HOLODECK_HYPOTHESIS_PROFILE"
+hypothesis.settings.register_profile("fast", max_examples=30, deadline=None)
+hypothesis.settings.register_profile("thorough", max_examples=300, deadline=None)
+
+
+def selects_slow(markexpr: str) -> bool:
+    """Whether a `-m` expression selects the slow tests (`slow`, `slow or x`, not `not slow`)."""
+    words = markexpr.replace("(", " ").replace(")", " ").split()
+    return any(word == "slow" and (i == 0 or words[i - 1] != "not") for i, word in
+               enumerate(words))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    slow_run = selects_slow(config.getoption("markexpr") or "")
+    chosen = config.getoption("--hypothesis-profile") or os.environ.get(PROFILE_VARIABLE)
+    hypothesis.settings.load_profile(chosen or ("thorough" if slow_run else "fast"))
+    if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
+        # Hundreds of child interpreters (servers, their workers, `holodeck-lsp` runs) import
+        # the package; under PYTHONDONTWRITEBYTECODE each would compile it afresh. Bytecode
+        # as `pip install` leaves it; unchanged modules are skipped.
+        compileall.compile_dir(REPO / "holodeck_lsp", quiet=1)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if selects_slow(config.getoption("markexpr") or ""):
+        for item in items:
+            if hypothesis.is_hypothesis_test(getattr(item, "obj", None)):
+                item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -35,7 +35,7 @@ from holodeck_lsp.server.initialization import SERVER_NAME
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.server.worker import ProcessWorker
+from holodeck_lsp.server.validation_scheduler import Validator
 
 log = logging.getLogger("holodeck_lsp.server")
 
@@ -108,7 +108,7 @@ def _register(server: LanguageServer, session: Session, route: Route) -> None:
     server.feature(route.method, route.options)(_guard(session, route))
 
 
-def create_server(validator: ProcessWorker | None = None,
+def create_server(validator: Validator | None = None,
                   first: FirstMessages | None = None) -> HoloDeckServer:
     """The server; ``first``: what read the client's first messages (start.serve)."""
     server = HoloDeckServer(SERVER_NAME, __version__, protocol_cls=Protocol)
@@ -142,7 +142,7 @@ def _configure_logging() -> None:
     )
 
 
-def serve(pipes: tuple[BinaryIO, BinaryIO], validator: ProcessWorker,
+def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
           host: str | None = None, port: int | None = None,
           first: FirstMessages | None = None) -> None:
     """Run the language server on the client's ``pipes``, or on TCP when a port is given.

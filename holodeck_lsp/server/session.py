@@ -19,8 +19,8 @@ from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.startup import settle, start_validator
-from holodeck_lsp.server.validation_scheduler import Adopt, ValidationScheduler
-from holodeck_lsp.server.worker import ProcessWorker, Worker
+from holodeck_lsp.server.validation_scheduler import Adopt, ValidationScheduler, Validator
+from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.context import user_config_dir
 from holodeck_lsp.validation.file_kinds import Kind, matches_patterns
 
@@ -34,7 +34,7 @@ T = TypeVar("T")
 
 
 class Session:
-    def __init__(self, server: LanguageServer, validator: ProcessWorker | None = None,
+    def __init__(self, server: LanguageServer, validator: Validator | None = None,
                  adopt: Adopt | None = None) -> None:
         self.server = server
         self.features = ClientFeatures()

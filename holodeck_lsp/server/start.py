@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import importlib.machinery
 import sys
+from typing import TYPE_CHECKING
 
 from holodeck_lsp.isolation.children import drop_working_directory
 from holodeck_lsp.server import code_cache, stdio, timing
 from holodeck_lsp.server.startup import start_validator
+
+if TYPE_CHECKING:
+    from holodeck_lsp.server.validation_scheduler import Validator
 
 
 def _spare_children_the_main_script() -> None:
@@ -33,15 +37,19 @@ def tcp_address(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Run the language server on stdio, or on TCP when a port is given."""
+def serve(
+    host: str | None = None, port: int | None = None, validator: Validator | None = None
+) -> None:
+    """Run the language server on stdio, or on TCP when a port is given. Validations run
+    in the worker process `start_validator` starts, unless another ``validator`` is given
+    (a thread `Worker`, for a test whose subject is not that process)."""
     timing.claim_server()
     timing.mark("started")
     # Before anything starts a process or imports lazily: see isolation/ and stdio.py.
     drop_working_directory()
     pipes = stdio.take_protocol_pipes()
     _spare_children_the_main_script()
-    validator = start_validator()
+    validator = validator or start_validator()
     timing.mark("validation worker launched")
     first = None
     if port is None:  # the client's first messages are read while the rest loads

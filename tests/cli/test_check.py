@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 from tests.conftest import FIXTURES
-from tests.server.suites import suite
+from tests.support.suites import suite
 
 runner = CliRunner()
 INVALID = FIXTURES / "invalid"

@@ -12,6 +12,7 @@ from typing import Any
 
 from tests.runner.fake_model import Action, Reply, last_user_text
 from tests.runner.helpers import write
+from tests.support.suites import numbered_cases
 
 CASES = [f"case {i}" for i in range(5)]
 KEY = "sk-live-0123456789abcdef"  # the key every artefact is searched for
@@ -30,24 +31,18 @@ def suite(
     extra: str = "",
     key: str | None = KEY,
 ) -> Path:
-    """Five cases of three turns each; every turn expects the answer 'A<case>.<turn>'."""
-    cases = []
-    for c, name in enumerate(CASES):
-        turns = "".join(
-            f"      - input: {question(c, t)}\n"
-            f'        ground_truth: "A{c}.{t}"\n'
-            f"        evaluations:\n          - metric: equality\n{metrics}"
-            for t in range(3)
-        )
-        cases.append(f"  - name: {name}\n    turns:\n{turns}")
+    """Five cases of three turns each; every turn expects the answer 'A<case>.<turn>' and is
+    scored by equality and ``metrics`` (more items of its `evaluations:`, flush left)."""
     model = f"  provider: {provider}\n  name: m\n  endpoint: {endpoint}\n"
     if key is not None:
         model += f"  api_key: {key}\n"
+    evaluations = "evaluations:\n  - metric: equality\n" + textwrap.indent(metrics, "  ")
     text = (
         f"name: faults\nmodel:\n{model}instructions:\n  inline: Answer.\n"
         + textwrap.dedent(extra)
         + "test_cases:\n"
-        + "".join(cases)
+        + numbered_cases(len(CASES), 3, lambda c, t: (
+            f'input: {question(c, t)}\nground_truth: "A{c}.{t}"\n{evaluations}'))
     )
     return write(folder, {"agent.yaml": text})
 

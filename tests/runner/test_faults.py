@@ -25,7 +25,7 @@ from tests.runner.fake_model import (
 from tests.runner.faults import CASES, KEY, answer, cli, question, report, suite, verdicts
 from tests.runner.helpers import invoke, write
 
-GRADED = "          - type: code\n            grader: graders:{name}\n"
+GRADED = "- type: code\n  grader: graders:{name}\n"
 GRADERS = """
 import asyncio
 import time

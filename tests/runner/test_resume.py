@@ -14,7 +14,7 @@ from tests.runner.fake_model import Action, FakeModelServer, Hang, Reply, last_u
 from tests.runner.faults import CASES, answer, cli, question, report, suite
 from tests.runner.helpers import invoke, strip_timings, write
 
-JUDGED = "          - metric: relevance\n            threshold: 0.5\n"
+JUDGED = "- metric: relevance\n  threshold: 0.5\n"
 
 
 def judged_answer(path: str, body: dict[str, Any]) -> Action:

@@ -97,7 +97,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 @pytest.mark.skipif(not SOURCES, reason="no valid files")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_schema_error_implies_check_error(case: tuple[str, Any]) -> None:
     kind, data = case

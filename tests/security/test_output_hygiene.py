@@ -23,7 +23,13 @@ from markdown_it.token import Token
 
 from tests.runner.fake_model import Action, FakeModelServer, Reply, last_user_text
 from tests.runner.helpers import invoke, write
-from tests.server.lsp_client import open_doc, pull_capabilities, start, stop
+from tests.server.lsp_client import (
+    THREAD_WORKER_SERVER,
+    open_doc,
+    pull_capabilities,
+    start,
+    stop,
+)
 
 TITLE = "\x1b]0;pwned\x07"  # OSC 0: the terminal's window title
 CLIPBOARD = "\x1b]52;c;cHduZWQ=\x07"  # OSC 52: the clipboard
@@ -206,7 +212,8 @@ async def test_hover_shows_model_text_as_code(tmp_path: Path, markdown: bool) ->
         capabilities.text_document.hover = types.HoverClientCapabilities(
             content_format=[types.MarkupKind.PlainText]
         )
-    client = await start(folder, capabilities, options={"workspaceTrusted": True})
+    client = await start(folder, capabilities, options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
     try:
         doc = open_doc(client, agent)
         answer = await client.workspace_execute_command_async(

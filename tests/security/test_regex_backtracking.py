@@ -16,7 +16,15 @@ from lsprotocol import types
 from holodeck_lsp.validation.lints.backtracking import backtracks_exponentially
 from holodeck_lsp.validation.lints.matchers import BACKTRACKING
 from tests.runner.helpers import invoke, write
-from tests.server.lsp_client import FIXTURES, diag, open_doc, push_capabilities, start, stop
+from tests.server.lsp_client import (
+    FIXTURES,
+    THREAD_WORKER_SERVER,
+    diag,
+    open_doc,
+    push_capabilities,
+    start,
+    stop,
+)
 
 W = types.DiagnosticSeverity.Warning
 
@@ -103,7 +111,7 @@ def test_check_warns_at_each_pattern_that_backtracks_exponentially(tmp_path: Pat
 async def test_the_editor_warns_on_the_pattern(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     shutil.copytree(FIXTURES / "workspace", workspace)
-    client = await start(workspace, push_capabilities())
+    client = await start(workspace, push_capabilities(), command=THREAD_WORKER_SERVER)
     try:
         write(workspace, {"tools.py": TOOLS})
         agent = open_doc(client, workspace / "lint.agent.yaml", AGENT.lstrip("\n"))

@@ -1,22 +1,19 @@
-"""Fixtures: a scratch copy of the fixture workspace, and push / pull clients on it."""
+"""Fixtures: a scratch copy of the fixture workspace, and push / pull clients on it,
+each one server for the test session (tests/server/shared_servers.py)."""
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
+from lsprotocol import types
 
-from tests.server.lsp_client import (
-    FIXTURES,
-    Client,
-    pull_capabilities,
-    push_capabilities,
-    start,
-    stop,
-)
+from tests.server.lsp_client import FIXTURES, Client, pull_capabilities, push_capabilities
+from tests.server.shared_servers import SharedServers
 
 
 @pytest.fixture
@@ -27,15 +24,25 @@ def workspace(tmp_path: Path) -> Path:
     return root.resolve()
 
 
-@pytest_asyncio.fixture
-async def push(workspace: Path) -> AsyncIterator[Client]:
-    client = await start(workspace, push_capabilities())
-    yield client
-    await stop(client)
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _shared_servers(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServers]:
+    servers = SharedServers(tmp_path_factory.mktemp("shared"))
+    yield servers
+    await servers.stop()
 
 
-@pytest_asyncio.fixture
-async def pull(workspace: Path) -> AsyncIterator[Client]:
-    client = await start(workspace, pull_capabilities())
-    yield client
-    await stop(client)
+def _lent(kind: Callable[[], types.ClientCapabilities], name: str) -> Any:
+    """The fixture ``name``: a client with ``kind``'s capabilities, on the session's server."""
+
+    @pytest_asyncio.fixture(name=name, loop_scope="session")
+    async def client(
+        request: pytest.FixtureRequest, _shared_servers: SharedServers, workspace: Path
+    ) -> AsyncIterator[Client]:
+        async with _shared_servers.lend(kind, request.node, workspace) as lent:
+            yield lent
+
+    return client
+
+
+push = _lent(push_capabilities, "push")  # Neovim 0.7's capabilities: pushed diagnostics
+pull = _lent(pull_capabilities, "pull")  # VS Code's: pulled diagnostics

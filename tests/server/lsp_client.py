@@ -8,8 +8,11 @@ capabilities plus pull diagnostics). Every wait awaits a protocol event; none sl
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,9 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SERVER = [sys.executable, "-m", "holodeck_lsp.server"]
+# The same server validating on a thread, not in a worker process (thread_worker_server.py):
+# for a test whose subject is neither that process nor its limits.
+THREAD_WORKER_SERVER = [sys.executable, "-m", "tests.server.thread_worker_server"]
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 SOURCE = "holodeck-lsp"
 
@@ -33,6 +39,7 @@ class Client(LanguageClient):
         self.published: list[types.PublishDiagnosticsParams] = []
         self.registrations: list[types.Registration] = []
         self.code_lens_refresh_count = 0
+        self.opened: dict[str, None] = {}  # every document open_doc opened, in order
         self._arrived: asyncio.Event | None = None
 
     def arrived(self) -> asyncio.Event:
@@ -147,9 +154,22 @@ def pull_capabilities() -> types.ClientCapabilities:
 def server_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["HOME"] = str(home)  # no user config.yaml from the machine running the tests
-    env["XDG_CACHE_HOME"] = str(home / ".cache")  # nor its code cache (server/code_cache.py)
+    env["XDG_CACHE_HOME"] = str(_code_cache_home())  # nor its code cache
     env.setdefault("HOLODECK_LSP_LOG", "warning")
     return env
+
+
+_code_cache: list[Path] = []
+
+
+def _code_cache_home() -> Path:
+    """The servers' code cache (server/code_cache.py) of this test process, not the
+    machine's: the first server fills it, every later one starts from it, as an editor's
+    second start does. Removed when the process ends."""
+    if not _code_cache:
+        _code_cache.append(Path(tempfile.mkdtemp(prefix="holodeck-lsp-code-cache-")))
+        atexit.register(shutil.rmtree, _code_cache[0], ignore_errors=True)
+    return _code_cache[0]
 
 
 async def start(
@@ -200,6 +220,7 @@ def uri(path: Path) -> str:
 
 def open_doc(client: Client, path: Path, text: str | None = None, version: int = 1) -> str:
     doc_uri = uri(path)
+    client.opened[doc_uri] = None
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             types.TextDocumentItem(

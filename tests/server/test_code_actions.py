@@ -7,6 +7,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, apply_edits, open_doc, replace_all
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 BROKEN = """name: bot
 model:

@@ -7,6 +7,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, open_doc
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 # Trailing spaces matter here: the cursor stands after them.
 HALF_TYPED = (

@@ -17,6 +17,9 @@ from tests.server.lsp_client import (
     stop,
     uri,
 )
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 W = types.DiagnosticSeverity.Warning
 BROKEN = """name: bot

@@ -23,9 +23,9 @@ import pytest
 
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
-from tests.server.suites import alias_bomb
 from tests.server.test_random_edits import FRAGMENTS
 from tests.server.wire import Wire
+from tests.support.suites import alias_bomb
 
 STEPS = 400
 SEEDS = [int(os.environ["HOLODECK_LSP_SEED"])] if "HOLODECK_LSP_SEED" in os.environ else [7, 8]

@@ -11,7 +11,10 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.server.lsp_client import Client, diag, open_doc
-from tests.server.suites import alias_bomb, small_agent
+from tests.server.shared_servers import SHARES_SERVERS
+from tests.support.suites import alias_bomb, small_agent
+
+pytestmark = SHARES_SERVERS
 
 AGENT = small_agent("hostile")
 

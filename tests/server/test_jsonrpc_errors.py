@@ -1,7 +1,9 @@
 """Every request gets a response, even one the server cannot read: its JSON-RPC error.
 
 Each case drives the real server over stdio, sends one bad message, reads the error
-it answers, and then checks that the server still answers an ordinary hover.
+it answers, and then checks that the server still answers an ordinary hover. The cases
+share one server, each reading the answers to its own messages; the case that shuts a
+server down has its own.
 """
 
 from __future__ import annotations
@@ -14,21 +16,45 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.server.suites import small_agent
+from tests.server.lsp_client import THREAD_WORKER_SERVER
+from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import Wire
+from tests.support.suites import small_agent
 
+pytestmark = SHARES_SERVERS
 AGENT = small_agent("wire")
 
 
-@pytest_asyncio.fixture
-async def wire(tmp_path: Path) -> AsyncIterator[Wire]:
-    server = await Wire.start(tmp_path / "home")
-    await server.initialize(tmp_path)
-    path = tmp_path / "agent.yaml"
+async def _opened(root: Path) -> Wire:
+    """A server initialized on ``root``, with an agent open there."""
+    server = await Wire.start(root / "home", command=THREAD_WORKER_SERVER)  # not its subject
+    await server.initialize(root)
+    path = root / "agent.yaml"
     path.write_text(AGENT, encoding="utf-8")
     server.notify("textDocument/didOpen", {"textDocument": {
         "uri": path.as_uri(), "languageId": "yaml", "version": 1, "text": AGENT}})
     server.document = path.as_uri()  # type: ignore[attr-defined]
+    return server
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def _module_wire(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Wire]:
+    server = await _opened(tmp_path_factory.mktemp("wire"))
+    yield server
+    assert await server.close() == 0
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def wire(_module_wire: Wire) -> Wire:
+    """The module's server, its earlier answers forgotten (each was awaited by its test)."""
+    _module_wire.orphans.clear()
+    _module_wire.responses.clear()
+    return _module_wire
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def own_wire(tmp_path: Path) -> AsyncIterator[Wire]:
+    server = await _opened(tmp_path)
     yield server
     assert await server.close() == 0
 
@@ -107,9 +133,9 @@ async def test_an_unreadable_notification_is_dropped_and_nothing_else(wire: Wire
     assert wire.orphans == []
 
 
-async def test_a_request_after_shutdown_gets_32600(wire: Wire) -> None:
-    assert (await wire.call("shutdown", None))["result"] is None
-    answer = await wire.call("textDocument/hover", _hover({"line": 0, "character": 0}))
+async def test_a_request_after_shutdown_gets_32600(own_wire: Wire) -> None:
+    assert (await own_wire.call("shutdown", None))["result"] is None
+    answer = await own_wire.call("textDocument/hover", _hover({"line": 0, "character": 0}))
     assert answer["error"] == {"code": -32600,
                                "message": "Invalid Request: the server is shutting down"}
 

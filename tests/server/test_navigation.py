@@ -7,6 +7,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, edit, open_doc, uri
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 
 def hover_at(doc: str, line: int, character: int) -> types.HoverParams:

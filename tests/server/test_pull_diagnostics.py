@@ -7,6 +7,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, diag, edit, open_doc, pull_report, uri
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 W = types.DiagnosticSeverity.Warning
 
@@ -70,6 +73,7 @@ async def test_a_pull_after_an_edit_sees_the_edit(pull: Client, workspace: Path)
 async def test_editing_a_read_file_asks_the_client_to_pull_again(
     pull: Client, workspace: Path
 ) -> None:
+    refreshes = pull.diagnostic_refresh_count  # the module's server: counted from here
     agent = open_doc(pull, workspace / "agent.yaml")
     await pull_report(pull, agent)
     cases = open_doc(pull, workspace / "cases.yaml")
@@ -87,7 +91,7 @@ async def test_editing_a_read_file_asks_the_client_to_pull_again(
             W,
         ),
     )
-    await pull.until(lambda: pull.diagnostic_refresh_count > 0)
+    await pull.until(lambda: pull.diagnostic_refresh_count > refreshes)
     assert pull.published == []
 
 

@@ -19,6 +19,9 @@ from lsprotocol import types
 from holodeck_lsp.validation.diagnostics import Severity
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from tests.server.lsp_client import SOURCE, Client, edit, open_doc
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 STEPS = 300
 SEED = int(os.environ.get("HOLODECK_LSP_SEED", "0"))

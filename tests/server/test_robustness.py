@@ -18,6 +18,7 @@ from holodeck_lsp.server.main import _guard
 from holodeck_lsp.server.routes import Route
 from tests.server.lsp_client import (
     SERVER,
+    THREAD_WORKER_SERVER,
     Client,
     edit,
     open_doc,
@@ -25,8 +26,11 @@ from tests.server.lsp_client import (
     server_env,
     start,
 )
-from tests.server.suites import small_agent, suite
+from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import frame, read_message
+from tests.support.suites import small_agent, suite
+
+pytestmark = SHARES_SERVERS
 
 
 async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path) -> None:
@@ -80,7 +84,7 @@ async def test_malformed_messages_on_the_wire_are_survived(workspace: Path) -> N
     home = workspace.parent / "home"
     home.mkdir(exist_ok=True)
     process = await asyncio.create_subprocess_exec(
-        *SERVER,
+        *THREAD_WORKER_SERVER,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,

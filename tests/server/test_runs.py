@@ -14,7 +14,14 @@ from lsprotocol import types
 
 from tests.conftest import REPO
 from tests.runner.helpers import invoke
-from tests.server.lsp_client import Client, open_doc, push_capabilities, start, stop
+from tests.server.lsp_client import (
+    THREAD_WORKER_SERVER,
+    Client,
+    open_doc,
+    push_capabilities,
+    start,
+    stop,
+)
 
 E = types.DiagnosticSeverity.Error
 
@@ -43,7 +50,8 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
 ) -> None:
     agent, lines = broken_example(tmp_path)
     # No `run.replay`: the lens replays the suite's recording, `replay.jsonl` beside it.
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
     try:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
@@ -122,7 +130,8 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
     data["results"][1].update(passed=False, errors=["[turn 2] timeout"])
     data["summary"].update(passed=1, failed=2)
     report.write_text(json.dumps(data))
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
     try:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
@@ -157,7 +166,8 @@ async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: 
     agent, lines = broken_example(tmp_path)
     settings = {"replay": "replay.jsonl", "baseline": str(tmp_path / "main.json")}
     client = await start(
-        agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings}
+        agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings},
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, agent)

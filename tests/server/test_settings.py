@@ -7,6 +7,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.server.lsp_client import (
+    THREAD_WORKER_SERVER,
     diag,
     open_doc,
     pull_capabilities,
@@ -39,7 +40,8 @@ QUOTE = diag(
 
 async def test_initialization_options_override_severities(workspace: Path) -> None:
     client = await start(
-        workspace, push_capabilities(), options={"severity": {"HL104": "off", "HL103": "warning"}}
+        workspace, push_capabilities(), options={"severity": {"HL104": "off", "HL103": "warning"}},
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, workspace / "bot.agent.yaml", TEXT)
@@ -60,6 +62,7 @@ async def test_invalid_options_fall_back_to_defaults_with_a_logged_message(works
             "files": {"include": "agent.yaml"},
             "colour": True,
         },
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, workspace / "bot.agent.yaml", TEXT)
@@ -80,7 +83,8 @@ async def test_invalid_options_fall_back_to_defaults_with_a_logged_message(works
 
 async def test_workspace_configuration_is_read_and_followed(workspace: Path) -> None:
     client = await start(
-        workspace, pull_capabilities(), configuration={"severity": {"HL104": "hint"}}
+        workspace, pull_capabilities(), configuration={"severity": {"HL104": "hint"}},
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, workspace / "bot.agent.yaml", TEXT)
@@ -110,7 +114,8 @@ async def test_workspace_configuration_is_read_and_followed(workspace: Path) -> 
 
 async def test_file_patterns_decide_which_files_are_validated(workspace: Path) -> None:
     client = await start(
-        workspace, push_capabilities(), options={"files": {"include": ["**/*.hd.yaml"]}}
+        workspace, push_capabilities(), options={"files": {"include": ["**/*.hd.yaml"]}},
+        command=THREAD_WORKER_SERVER,
     )
     try:
         doc = open_doc(client, workspace / "notes.hd.yaml", "key: [unclosed\n")
@@ -129,7 +134,8 @@ async def test_graders_are_imported_only_when_allowed_and_trusted(workspace: Pat
         ({"graders": {"import": "never"}, "workspaceTrusted": True}, []),
         ({"graders": {"import": "trusted"}, "workspaceTrusted": True}, ["HL505"]),
     ]:
-        client = await start(workspace, push_capabilities(), options=options)
+        client = await start(
+            workspace, push_capabilities(), options=options, command=THREAD_WORKER_SERVER)
         try:
             doc = open_doc(client, workspace / "agent.yaml", text)
             found = await client.diagnostics_of(doc)

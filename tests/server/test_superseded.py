@@ -9,8 +9,11 @@ import pytest
 from lsprotocol import types
 
 from tests.server.lsp_client import Client, diag, open_doc, replace_all
-from tests.server.suites import small_agent, suite
+from tests.server.shared_servers import SHARES_SERVERS
 from tests.server.wire import Wire
+from tests.support.suites import small_agent, suite
+
+pytestmark = SHARES_SERVERS
 
 SMALL = small_agent("small") + "    bogus: 1\n"
 

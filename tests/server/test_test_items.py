@@ -13,11 +13,23 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.conftest import REPO
-from tests.server.lsp_client import Client, edit, open_doc, push_capabilities, start, stop, uri
+from tests.server.lsp_client import (
+    THREAD_WORKER_SERVER,
+    Client,
+    edit,
+    open_doc,
+    push_capabilities,
+    start,
+    stop,
+    uri,
+)
+from tests.server.shared_servers import SHARES_SERVERS
+
+pytestmark = SHARES_SERVERS
 
 
-def example(tmp_path: Path) -> Path:
-    folder = tmp_path / "convfinqa"
+def example(parent: Path) -> Path:
+    folder = parent / "convfinqa"
     shutil.copytree(REPO / "examples" / "convfinqa", folder)
     return folder / "agent.yaml"
 
@@ -48,7 +60,8 @@ async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Pat
     agent = example(tmp_path)
     lines = agent.read_text().splitlines()
     # Trusted: runs (the lenses) are offered in trusted workspaces only.
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True})
+    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
     try:
         doc = open_doc(client, agent)
         found = await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}})
@@ -95,34 +108,30 @@ async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Pat
         await stop(client)
 
 
-async def test_items_of_a_closed_file_are_read_from_disk(tmp_path: Path) -> None:
-    agent = example(tmp_path)
-    plain = tmp_path / "convfinqa" / "notes.yaml"
+async def test_items_of_a_closed_file_are_read_from_disk(push: Client, workspace: Path) -> None:
+    agent = example(workspace)
+    plain = agent.parent / "notes.yaml"
     plain.write_text("just: a mapping\n")
-    client = await start(agent.parent, push_capabilities())
-    try:
-        found = await request(client, "holodeck/testItems", {"textDocument": {"uri": uri(agent)}})
-        assert [c["label"] for c in found["cases"]] == [
-            "operating cash flow change",
-            "capex share of revenue",
-            "net income growth",
-        ]
-        other = await request(client, "holodeck/testItems", {"textDocument": {"uri": uri(plain)}})
-        recording = str(plain.parent / "replay.jsonl")
-        assert other == {"uri": uri(plain), "recording": recording, "cases": []}
-        gone = {"textDocument": {"uri": uri(tmp_path / "gone.yaml")}}
-        assert await request(client, "holodeck/testItems", gone) is None
-        # Past the editor's size limit, on disk or open, it is not parsed.
-        huge = tmp_path / "convfinqa" / "huge.agent.yaml"
-        huge.write_text(agent.read_text() + "#" * (MAX_TEXT + 1) + "\n")
-        big = {"textDocument": {"uri": uri(huge)}}
-        assert await request(client, "holodeck/testItems", big) is None
-        open_doc(client, huge)
-        assert await request(client, "holodeck/testItems", big) is None
-        located = {**big, "paths": ["test_cases[0]"]}
-        assert await request(client, "holodeck/fieldLocations", located) == [None]
-    finally:
-        await stop(client)
+    found = await request(push, "holodeck/testItems", {"textDocument": {"uri": uri(agent)}})
+    assert [c["label"] for c in found["cases"]] == [
+        "operating cash flow change",
+        "capex share of revenue",
+        "net income growth",
+    ]
+    other = await request(push, "holodeck/testItems", {"textDocument": {"uri": uri(plain)}})
+    recording = str(plain.parent / "replay.jsonl")
+    assert other == {"uri": uri(plain), "recording": recording, "cases": []}
+    gone = {"textDocument": {"uri": uri(workspace / "gone.yaml")}}
+    assert await request(push, "holodeck/testItems", gone) is None
+    # Past the editor's size limit, on disk or open, it is not parsed.
+    huge = agent.parent / "huge.agent.yaml"
+    huge.write_text(agent.read_text() + "#" * (MAX_TEXT + 1) + "\n")
+    big = {"textDocument": {"uri": uri(huge)}}
+    assert await request(push, "holodeck/testItems", big) is None
+    open_doc(push, huge)
+    assert await request(push, "holodeck/testItems", big) is None
+    located = {**big, "paths": ["test_cases[0]"]}
+    assert await request(push, "holodeck/fieldLocations", located) == [None]
 
 
 async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
@@ -132,7 +141,8 @@ async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
     recording is `replay.jsonl` beside it unless a setting names another."""
     agent = example(tmp_path)
     folder = agent.parent
-    client = await start(folder, push_capabilities(), options={"workspaceTrusted": True})
+    client = await start(folder, push_capabilities(), options={"workspaceTrusted": True},
+                         command=THREAD_WORKER_SERVER)
     try:
         doc = {"uri": uri(agent)}
         items = await request(client, "holodeck/testItems", {"textDocument": doc})
@@ -167,39 +177,35 @@ async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
         await stop(client)
 
 
-async def test_field_locations_place_a_failure_at_its_line(tmp_path: Path) -> None:
-    agent = example(tmp_path)
+async def test_field_locations_place_a_failure_at_its_line(push: Client, workspace: Path) -> None:
+    agent = example(workspace)
     lines = agent.read_text().splitlines()
-    client = await start(agent.parent, push_capabilities())
-    try:
-        doc = open_doc(client, agent)
-        found = await request(
-            client,
-            "holodeck/fieldLocations",
-            {
-                "textDocument": {"uri": doc},
-                "paths": [
-                    "test_cases[0].turns[1].ground_truth",
-                    "test_cases[0].turns[1].expected_tools[0].args.year",
-                    "evaluations.metrics[2]",
-                    "test_cases[7]",
-                    "not a path",
-                ],
-            },
-        )
-        truth = lines.index('        ground_truth: "181001"')
-        arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2020"}' in line)
-        year = lines[arg].index("year")
-        metric = lines.index("    - type: geval")
-        assert [None if f is None else (f["uri"], span(f["range"])) for f in found] == [
-            (doc, (truth, 8, truth, len(lines[truth]))),
-            (doc, (arg, year, arg, lines[arg].index("}", year) + 1)),
-            (doc, (metric, 6, metric, len(lines[metric]))),  # a mapping item: its first line
-            None,
-            None,
-        ]
-    finally:
-        await stop(client)
+    doc = open_doc(push, agent)
+    found = await request(
+        push,
+        "holodeck/fieldLocations",
+        {
+            "textDocument": {"uri": doc},
+            "paths": [
+                "test_cases[0].turns[1].ground_truth",
+                "test_cases[0].turns[1].expected_tools[0].args.year",
+                "evaluations.metrics[2]",
+                "test_cases[7]",
+                "not a path",
+            ],
+        },
+    )
+    truth = lines.index('        ground_truth: "181001"')
+    arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2020"}' in line)
+    year = lines[arg].index("year")
+    metric = lines.index("    - type: geval")
+    assert [None if f is None else (f["uri"], span(f["range"])) for f in found] == [
+        (doc, (truth, 8, truth, len(lines[truth]))),
+        (doc, (arg, year, arg, lines[arg].index("}", year) + 1)),
+        (doc, (metric, 6, metric, len(lines[metric]))),  # a mapping item: its first line
+        None,
+        None,
+    ]
 
 
 AGENT = """name: a
@@ -221,38 +227,36 @@ CASES = """- name: first
 """
 
 
-async def test_cases_in_a_test_cases_file_are_listed_and_placed_there(tmp_path: Path) -> None:
-    agent = tmp_path / "suite" / "agent.yaml"
-    cases = tmp_path / "suite" / "tests" / "cases.yaml"
+async def test_cases_in_a_test_cases_file_are_listed_and_placed_there(
+    push: Client, workspace: Path
+) -> None:
+    agent = workspace / "suite" / "agent.yaml"
+    cases = workspace / "suite" / "tests" / "cases.yaml"
     cases.parent.mkdir(parents=True)
     agent.write_text(AGENT)
     cases.write_text(CASES)
-    client = await start(agent.parent, push_capabilities())
-    try:
-        doc = open_doc(client, agent)
-        asked = {"textDocument": {"uri": doc}}
-        found = await request(client, "holodeck/testItems", asked)
-        assert found["uri"] == uri(cases)
-        assert [
-            (c["index"], c["label"], span(c["range"])[0], [span(t["range"])[0] for t in c["turns"]])
-            for c in found["cases"]
-        ] == [(0, "first", 0, []), (1, "second", 3, [5, 6])]
-        paths = ["test_cases[1].turns[1].ground_truth", "evaluations.metrics[0]", "test_cases[0]"]
-        located = await request(client, "holodeck/fieldLocations", {**asked, "paths": paths})
-        assert [(f["uri"], span(f["range"])[0]) for f in located] == [
-            (uri(cases), 7),
-            (doc, 5),
-            (uri(cases), 0),
-        ]
-        # The file open with unsaved edits: a mapping with `test_cases:`, one case moved down.
-        edited = "# moved\ntest_cases:\n" + "".join(f"  {line}\n" for line in CASES.splitlines())
-        open_doc(client, cases, edited)
-        found = await request(client, "holodeck/testItems", asked)
-        assert [(c["label"], span(c["range"])[0]) for c in found["cases"]] == [
-            ("first", 2),
-            ("second", 5),
-        ]
-        located = await request(client, "holodeck/fieldLocations", {**asked, "paths": paths[:1]})
-        assert [(f["uri"], span(f["range"])[0]) for f in located] == [(uri(cases), 9)]
-    finally:
-        await stop(client)
+    doc = open_doc(push, agent)
+    asked = {"textDocument": {"uri": doc}}
+    found = await request(push, "holodeck/testItems", asked)
+    assert found["uri"] == uri(cases)
+    assert [
+        (c["index"], c["label"], span(c["range"])[0], [span(t["range"])[0] for t in c["turns"]])
+        for c in found["cases"]
+    ] == [(0, "first", 0, []), (1, "second", 3, [5, 6])]
+    paths = ["test_cases[1].turns[1].ground_truth", "evaluations.metrics[0]", "test_cases[0]"]
+    located = await request(push, "holodeck/fieldLocations", {**asked, "paths": paths})
+    assert [(f["uri"], span(f["range"])[0]) for f in located] == [
+        (uri(cases), 7),
+        (doc, 5),
+        (uri(cases), 0),
+    ]
+    # The file open with unsaved edits: a mapping with `test_cases:`, one case moved down.
+    edited = "# moved\ntest_cases:\n" + "".join(f"  {line}\n" for line in CASES.splitlines())
+    open_doc(push, cases, edited)
+    found = await request(push, "holodeck/testItems", asked)
+    assert [(c["label"], span(c["range"])[0]) for c in found["cases"]] == [
+        ("first", 2),
+        ("second", 5),
+    ]
+    located = await request(push, "holodeck/fieldLocations", {**asked, "paths": paths[:1]})
+    assert [(f["uri"], span(f["range"])[0]) for f in located] == [(uri(cases), 9)]

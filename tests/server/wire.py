@@ -49,15 +49,15 @@ class Wire:
 
     @classmethod
     async def start(cls, home: Path, env: dict[str, str] | None = None,
-                    stderr: Path | None = None) -> Wire:
-        """The server, with ``env`` added to its environment and its stderr kept in
-        ``stderr`` (else dropped)."""
+                    stderr: Path | None = None, command: list[str] = SERVER) -> Wire:
+        """The server (``command``), with ``env`` added to its environment and its stderr
+        kept in ``stderr`` (else dropped)."""
         home.mkdir(parents=True, exist_ok=True)
         with contextlib.ExitStack() as files:
             errors = (files.enter_context(stderr.open("wb")) if stderr is not None
                       else asyncio.subprocess.DEVNULL)
             process = await asyncio.create_subprocess_exec(
-                *SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=errors, env={**server_env(home), **(env or {})}, limit=2**26)
         return cls(process)
 

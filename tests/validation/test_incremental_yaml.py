@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -12,10 +10,7 @@ from hypothesis import strategies as st
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.incremental import ChunkedSourceMap, load_yaml_incremental
 from holodeck_lsp.validation.yaml.loader import LoadedYaml, load_yaml
-from tests.conftest import REPO
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-from gen_suite import suite
+from tests.support.suites import suite
 
 BASE = suite(16)  # just over the size where cutting starts
 PAYLOAD = "".join(line[2:] + "\n" for line in BASE.split("test_cases:\n", 1)[1].splitlines())
@@ -119,11 +114,7 @@ EDITS = [
 ]
 
 
-@settings(
-    max_examples=int(os.environ.get("HL_EXAMPLES", "300")),  # more locally: HL_EXAMPLES=3000
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from([BASE, PAYLOAD]),
     st.lists(

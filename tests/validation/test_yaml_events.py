@@ -3,17 +3,13 @@ first gives (data, positions, problems), and anything unusual is left to the nod
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holodeck_lsp.validation.yaml import loader
-from tests.conftest import CORPUS, FIXTURES, REPO
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-from gen_suite import suite
+from tests.conftest import CORPUS, FIXTURES
+from tests.support.suites import suite
 
 
 def _both(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[loader.LoadedYaml, ...]:
@@ -77,8 +73,7 @@ PIECES = [
 ]
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.sampled_from(PIECES), min_size=1, max_size=12))
 def test_random_texts_load_the_same(lines: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     _assert_same("\n".join(lines) + "\n", monkeypatch)

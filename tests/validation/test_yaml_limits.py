@@ -10,7 +10,7 @@ import yaml
 
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import MAX_ALIASES, MAX_TEXT, load_yaml
-from tests.server.suites import alias_bomb, small_agent
+from tests.support.suites import alias_bomb, small_agent
 
 AGENT = small_agent("limits")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from lsprotocol import types
 
@@ -66,7 +66,6 @@ def test_incremental_changes_apply_in_the_client_encoding() -> None:
 
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.text(alphabet="ab \n\r\u2028😀", max_size=40),
     st.lists(
