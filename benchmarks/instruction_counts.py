@@ -1,6 +1,6 @@
 """Instructions executed (valgrind's callgrind), a measure the machine's other load does not move.
 
-    python benchmarks/instruction_counts.py [--baseline DIR] [--check-jsonschema]
+    python -m benchmarks.instruction_counts [--baseline DIR] [--check-jsonschema]
 
 Wall times on a shared 2-core machine move by a fifth from run to run and more under load;
 the instructions a program executes do not. Counted, each program with all its child

@@ -117,7 +117,8 @@ def describe(name: str, runs: list[Run]) -> str:
     first = [r.diagnostics_ms for r in runs]
     init = [r.initialize_ms for r in runs]
     return (f"    {name:<21} first diagnostics median {statistics.median(first):6.0f} ms "
-            f"(fastest {min(first):5.0f}); initialize median {statistics.median(init):5.0f} ms")
+            f"(fastest {min(first):5.0f}); initialize median {statistics.median(init):5.0f} ms\n"
+            f"    {'':<21} each run, in order: {', '.join(f'{ms:.0f}' for ms in first)} ms")
 
 
 def breakdown(runs: list[Run]) -> list[str]:
