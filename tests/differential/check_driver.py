@@ -72,8 +72,13 @@ def _run_in_child(entry: Callable[[], Any], file: str, out: IO[bytes], err: IO[b
     os._exit(code)
 
 
-def warm_up(entry: Callable[[], Any]) -> None:
-    """Run one check in this process so the children inherit every lazy import."""
+def warm_up() -> None:
+    """Run one check in this process so the children inherit every lazy import.
+
+    Through the command line's own `main`, not the console entry: the entry ends a `check`
+    with `os._exit`, which here would end the driver itself."""
+    from holodeck_lsp.cli import main as command_line
+
     with tempfile.TemporaryDirectory() as scratch:
         agent = Path(scratch) / "agent.yaml"
         agent.write_text(WARM_UP_AGENT, encoding="utf-8")
@@ -85,7 +90,7 @@ def warm_up(entry: Callable[[], Any]) -> None:
             contextlib.redirect_stderr(sink),
             contextlib.suppress(SystemExit),
         ):
-            entry()
+            command_line()
         sys.argv = saved
 
 
@@ -130,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.chdir(args.cwd)
     entry = console_entry()
-    warm_up(entry)
+    warm_up()
     for result in run_all(entry, list(args.files), max(1, args.jobs)):
         print(json.dumps(result))
     return 0

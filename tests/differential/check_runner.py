@@ -94,4 +94,10 @@ def check_all(files: Iterable[Path], cwd: Path) -> dict[Path, CheckResult]:
         raw = json.loads(line)
         file = Path(raw["file"])
         results[file] = _result(file, int(raw["exit_code"]), raw["stdout"], raw["stderr"])
+    missing = [p for p in paths if p not in results]
+    if missing:  # the driver ended early: say so rather than let a lookup fail later
+        raise RuntimeError(
+            f"check driver gave no result for {len(missing)} of {len(paths)} files "
+            f"(first: {missing[0]}); stderr:\n{done.stderr[-4000:]}"
+        )
     return results
