@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -126,12 +127,20 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+@dataclass(frozen=True)
+class PreCommit:
+    """The `pre-commit` program and the home where it keeps the hook environments it built."""
+
+    command: list[str]
+    home: Path
+
+
 def _try_repo(
-    project: Path, pre_commit: list[str], *args: str, hook: str = "holodeck-lsp-check"
+    project: Path, pre_commit: PreCommit, *args: str, hook: str = "holodeck-lsp-check"
 ) -> tuple[int, list[str]]:
     env = {
         **os.environ,
-        "PRE_COMMIT_HOME": str(project.parent / "pre-commit-home"),
+        "PRE_COMMIT_HOME": str(pre_commit.home),
         "PIP_CACHE_DIR": PIP_CACHE,
         "PRE_COMMIT_NO_CONCURRENCY": "1",  # one `check` run, so one summary line
         "PRE_COMMIT_COLOR": "never",
@@ -140,7 +149,7 @@ def _try_repo(
         "GIT_COMMITTER_NAME": "test",
         "GIT_COMMITTER_EMAIL": "test@example.invalid",
     }
-    command = [*pre_commit, "try-repo", str(REPO), hook, *args]
+    command = [*pre_commit.command, "try-repo", str(REPO), hook, *args]
     done = subprocess.run(
         command, cwd=project, env=env, capture_output=True, text=True, timeout=900
     )
@@ -154,19 +163,22 @@ def _hook_output(lines: list[str], name: str = "holodeck-lsp check.") -> list[st
     return shown + [line for line in lines[start + 1 :] if line]
 
 
-def _pre_commit_or_skip() -> list[str]:
-    pre_commit = _pre_commit()
-    if pre_commit is None:
+@pytest.fixture(scope="module")
+def pre_commit(tmp_path_factory: pytest.TempPathFactory) -> PreCommit:
+    """pre-commit with one home for the module's tests: it builds the hook's environment from
+    HEAD once (about 20 s), as a user's machine does, and each test's repository is its own."""
+    command = _pre_commit()
+    if command is None:
         if os.environ.get("CI"):
             pytest.fail("pre-commit is not installed: it is part of the `test` extra")
         pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
-    return pre_commit
+    return PreCommit(command, tmp_path_factory.mktemp("pre-commit-home"))
 
 
 @pytest.mark.slow
-def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(project: Path) -> None:
-    pre_commit = _pre_commit_or_skip()
-
+def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(
+    project: Path, pre_commit: PreCommit
+) -> None:
     code, lines = _try_repo(project, pre_commit, "--all-files")
     assert code == 1, "\n".join(lines)
     assert _hook_output(lines) == [
@@ -188,8 +200,9 @@ def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(project: Path) -
 
 
 @pytest.mark.slow
-def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(project: Path) -> None:
-    pre_commit = _pre_commit_or_skip()
+def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(
+    project: Path, pre_commit: PreCommit
+) -> None:
     code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
     assert code == 1, "\n".join(lines)
     assert _hook_output(lines, "holodeck-lsp check --fix.") == [
@@ -224,9 +237,10 @@ def _commit(project: Path, files: dict[str, str], message: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_commit_changing_only_an_agents_test_cases_file_is_checked(project: Path) -> None:
+def test_a_commit_changing_only_an_agents_test_cases_file_is_checked(
+    project: Path, pre_commit: PreCommit
+) -> None:
     """What `git commit` runs: the hook on the staged files alone, with no `files:` of ours."""
-    pre_commit = _pre_commit_or_skip()
     _commit(
         project,
         {"agents/x/agent.yaml": AGENT_X, "agents/x/data/cases.yaml": GOOD_CASES, **{
