@@ -1,8 +1,8 @@
-"""The `holodeck-lsp-check` pre-commit hook, run by the real `pre-commit try-repo`.
+"""The `holodeck-lsp-check` pre-commit hook, run by the real `pre-commit run`.
 
-pre-commit builds the hook from this repository's HEAD commit (a fresh clone in CI) into
-its own virtualenv, then runs it in a scratch git repository holding a bad suite, a good
-suite and YAML that is not HoloDeck's.
+pre-commit builds the hook from this repository's HEAD commit (a fresh clone in CI; commit
+first when trying a change) into its own virtualenv, once for the module, then runs it in
+scratch git repositories holding a bad suite, a good suite and YAML that is not HoloDeck's.
 """
 
 from __future__ import annotations
@@ -133,9 +133,10 @@ class PreCommit:
 
     command: list[str]
     home: Path
+    rev: str  # the commit of this repository the hooks are built from
 
 
-def _try_repo(
+def _run_hook(
     project: Path, pre_commit: PreCommit, *args: str, hook: str = "holodeck-lsp-check"
 ) -> tuple[int, list[str]]:
     env = {
@@ -149,7 +150,12 @@ def _try_repo(
         "GIT_COMMITTER_NAME": "test",
         "GIT_COMMITTER_EMAIL": "test@example.invalid",
     }
-    command = [*pre_commit.command, "try-repo", str(REPO), hook, *args]
+    # `pre-commit run` with this repository at HEAD, as a user's config names it (`try-repo`
+    # would build the hook's environment again on every call). Left untracked, the config is
+    # no file of the commit; HEAD, not the work tree, is what gets installed.
+    config = {"repos": [{"repo": str(REPO), "rev": pre_commit.rev, "hooks": [{"id": hook}]}]}
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    command = [*pre_commit.command, "run", hook, *args]
     done = subprocess.run(
         command, cwd=project, env=env, capture_output=True, text=True, timeout=900
     )
@@ -172,14 +178,18 @@ def pre_commit(tmp_path_factory: pytest.TempPathFactory) -> PreCommit:
         if os.environ.get("CI"):
             pytest.fail("pre-commit is not installed: it is part of the `test` extra")
         pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
-    return PreCommit(command, tmp_path_factory.mktemp("pre-commit-home"))
+    head = subprocess.run(
+        ["git", "-c", "safe.directory=*", "rev-parse", "HEAD"],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    return PreCommit(command, tmp_path_factory.mktemp("pre-commit-home"), head)
 
 
 @pytest.mark.slow
 def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(
     project: Path, pre_commit: PreCommit
 ) -> None:
-    code, lines = _try_repo(project, pre_commit, "--all-files")
+    code, lines = _run_hook(project, pre_commit, "--all-files")
     assert code == 1, "\n".join(lines)
     assert _hook_output(lines) == [
         "holodeck-lsp check...Failed",
@@ -192,7 +202,7 @@ def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(
         "3 file(s) checked: 1 error(s), 0 warning(s)",
     ]
 
-    code, lines = _try_repo(
+    code, lines = _run_hook(
         project, pre_commit, "--files", "good/agent.yaml", "good/suite.cases.yaml"
     )
     assert code == 0, "\n".join(lines)
@@ -203,7 +213,7 @@ def test_hook_fails_on_the_bad_suite_and_passes_on_the_good_one(
 def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(
     project: Path, pre_commit: PreCommit
 ) -> None:
-    code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
+    code, lines = _run_hook(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
     assert code == 1, "\n".join(lines)
     assert _hook_output(lines, "holodeck-lsp check --fix.") == [
         "holodeck-lsp check --fix...Failed",
@@ -215,7 +225,7 @@ def test_fix_hook_quotes_the_number_and_fails_once_for_the_modified_file(
     fixed = (project / "bad" / "agent.yaml").read_text(encoding="utf-8")
     assert fixed == BAD_AGENT.replace("ground_truth: 25587", 'ground_truth: "25587"')
     # The second time there is nothing left to fix.
-    code, lines = _try_repo(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
+    code, lines = _run_hook(project, pre_commit, "--all-files", hook="holodeck-lsp-fix")
     assert code == 0, "\n".join(lines)
     assert _hook_output(lines, "holodeck-lsp check --fix.") == ["holodeck-lsp check --fix...Passed"]
 
@@ -254,7 +264,7 @@ def test_a_commit_changing_only_an_agents_test_cases_file_is_checked(
     (project / "agents/x/data/cases.yaml").write_text(broken, encoding="utf-8")
     _git(project, "add", "agents/x/data/cases.yaml")
 
-    code, lines = _try_repo(project, pre_commit)
+    code, lines = _run_hook(project, pre_commit)
     assert code == 1, "\n".join(lines)
     assert _hook_output(lines) == [
         "holodeck-lsp check...Failed",
@@ -273,6 +283,6 @@ def test_a_commit_changing_only_an_agents_test_cases_file_is_checked(
     _git(project, "reset", "-q", "--hard")
     (project / ".github/workflows/ci.yml").write_text(WORKFLOW + "# again\n", encoding="utf-8")
     _git(project, "add", ".github/workflows/ci.yml")
-    code, lines = _try_repo(project, pre_commit)
+    code, lines = _run_hook(project, pre_commit)
     assert code == 0, "\n".join(lines)
     assert _hook_output(lines) == ["holodeck-lsp check...Passed"]
