@@ -8,12 +8,13 @@ loopback service.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,26 +145,54 @@ def run_ours_only(suite: Suite) -> dict[str, Any] | None:
         return _read(root / "ours.json")
 
 
-def run_pair(suite: Suite, holodeck: Path, workdir: Path | None = None) -> RunPair:
-    """Both runners on ``suite`` against one scripted service."""
+@contextlib.contextmanager
+def _pair_started(
+    suite: Suite, holodeck: Path, workdir: Path | None = None
+) -> Iterator[Callable[[], RunPair]]:
+    """HoloDeck's run of ``suite`` started against the suite's scripted service; the function
+    yielded runs ours against the same service and collects both reports."""
     with tempfile.TemporaryDirectory(prefix=f"diff-{suite.name}-", dir=workdir) as tmp:
         root = Path(tmp)
         theirs_agent = suite.write(root / "holodeck")
         ours_agent = suite.write(root / "ours")
         with FakeModelServer(suite.service_script()) as server:
             theirs = _start_holodeck(holodeck, theirs_agent, root / "theirs.json", server.url)
-            try:
+
+            def finish() -> RunPair:
                 our_exit, our_err = _run_ours(ours_agent, root / "ours.json", server.url)
                 their_output, _ = theirs.communicate(timeout=HOLODECK_DEADLINE_S)
+                return RunPair(
+                    _read(root / "ours.json"),
+                    _read(root / "theirs.json"),
+                    our_exit,
+                    theirs.returncode,
+                    our_err,
+                    their_output,
+                )
+
+            try:
+                yield finish
             finally:
                 if theirs.poll() is None:
                     theirs.kill()
                     theirs.wait()
-        return RunPair(
-            _read(root / "ours.json"),
-            _read(root / "theirs.json"),
-            our_exit,
-            theirs.returncode,
-            our_err,
-            their_output,
-        )
+
+
+def run_pair(suite: Suite, holodeck: Path, workdir: Path | None = None) -> RunPair:
+    """Both runners on ``suite`` against one scripted service."""
+    with _pair_started(suite, holodeck, workdir) as finish:
+        return finish()
+
+
+def run_pairs(suites: Sequence[Suite], holodeck: Path, at_once: int = 2) -> list[RunPair]:
+    """`run_pair` of each suite, HoloDeck's runs ``at_once`` at a time: each is one busy
+    process, ours takes a fraction of its time, and the machine has cores to spare."""
+    pairs: list[RunPair] = []
+    for first in range(0, len(suites), at_once):
+        with contextlib.ExitStack() as started:
+            finishes = [
+                started.enter_context(_pair_started(suite, holodeck))
+                for suite in suites[first : first + at_once]
+            ]
+            pairs.extend(finish() for finish in finishes)
+    return pairs
