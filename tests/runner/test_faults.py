@@ -299,8 +299,9 @@ def test_no_artefact_holds_the_api_key(
             EchoHeaders(401),
             EchoHeaders(500),
             Status(400, body=f'{{"error": "bad key {KEY}", "Authorization": "Bearer {KEY}"}}'),
-            Hang(),
         ]
+        if source == "literal":  # a timeout's words do not depend on where the key came from
+            faults.append(Hang())
         return faults[case] if case < len(faults) else Reply("A" + text[1:])
 
     # The key written in the agent file, substituted from ${VAR}, or read by the backend
