@@ -16,14 +16,7 @@ test_cases:
   - input: hello
 """
 
-BAD = """\
-name: greeter
-model: {provider: openai, name: gpt-4o}
-instructions: {inline: Greet.}
-test_cases:
-  - input: hello
-    ground_truth: [not, a, string]
-"""
+BAD = GOOD + "    ground_truth: [not, a, string]\n"
 
 
 def test_every_file_gets_its_own_exit_code_and_findings(tmp_path: Path) -> None:
