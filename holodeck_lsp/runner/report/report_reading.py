@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.named_files import NotReadable, read_bytes
+from holodeck_lsp.validation.yaml.path_text import format_path
 
 # A 1,000-case x 4-turn report is 9 MB; with `--repeat 10` it holds every attempt too,
 # about 100 MB. Room for that, not for a file that would take gigabytes to parse.
@@ -59,10 +60,6 @@ class ReportError(Exception):
     """A report cannot be used; the message says why, naming the file (exit 2)."""
 
 
-def _where(location: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in location) or "the document"
-
-
 def read_report(path: Path) -> TestReport:
     try:
         data = read_bytes(path, MAX_REPORT_BYTES)
@@ -73,6 +70,5 @@ def read_report(path: Path) -> TestReport:
         return TestReport.model_validate_json(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
-        raise ReportError(
-            f"{path} is not a test report: {_where(first['loc'])}: {first['msg']}"
-        ) from None
+        where = format_path(first["loc"]) or "the document"
+        raise ReportError(f"{path} is not a test report: {where}: {first['msg']}") from None
