@@ -31,6 +31,7 @@ class Status:
     code: int
     retry_after: str | None = "0"
     body: str = '{"error": {"message": "scripted failure"}}'
+    headers: dict[str, str] = field(default_factory=dict)  # rate-limit headers, say
 
 
 @dataclass
@@ -352,6 +353,7 @@ class FakeModelServer:
                     return
                 if isinstance(action, Status):
                     headers = {"Retry-After": action.retry_after} if action.retry_after else {}
+                    headers.update(action.headers)
                     self._send(action.code, action.body.encode(), headers)
                     return
                 if action.delay:

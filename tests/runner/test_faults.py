@@ -58,13 +58,8 @@ def exits(ctx):
 
 @pytest.fixture
 def no_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Retries at once (Retry-After is still honoured)."""
-    original = RetryPolicy.delay
-
-    def delay(self: RetryPolicy, attempt: int, retry_after: str | None) -> float:
-        return original(self, attempt, retry_after) if retry_after is not None else 0.0
-
-    monkeypatch.setattr(RetryPolicy, "delay", delay)
+    """Retries at once (a wait the service asks for is still honoured)."""
+    monkeypatch.setattr(RetryPolicy, "backoff", lambda self, attempt: 0.0)
 
 
 def graded(tmp_path: Path, url: str, grader: str) -> Path:

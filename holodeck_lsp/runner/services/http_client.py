@@ -1,4 +1,5 @@
-"""JSON over HTTP with retries: 429 and 5xx are retried with exponential backoff."""
+"""JSON over HTTP with retries: 429 and 5xx are retried after the wait the service asks for
+(`retry_delays.py`), else with exponential backoff."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from holodeck_lsp.runner.services.http_transport import (
     proxy_configured,
 )
 from holodeck_lsp.runner.services.redaction import Secrets, active
+from holodeck_lsp.runner.services.retry_delays import asked_wait
 from holodeck_lsp.runner.services.secret_sources import header_secrets
 from holodeck_lsp.runner.services.service_targets import public_url
 
@@ -42,14 +44,17 @@ class RetryPolicy:
     attempts: int = 5  # including the first
     base_delay: float = 0.5
     max_delay: float = 8.0
+    # The longest wait a service may ask for (`retry_delays.py`): a longer one is cut to
+    # this, and the attempts left still bound how often we ask again.
     max_retry_after: float = 30.0
 
-    def delay(self, attempt: int, retry_after: str | None) -> float:
-        if retry_after is not None:
-            try:
-                return min(max(float(retry_after), 0.0), self.max_retry_after)
-            except ValueError:
-                pass  # an HTTP date: fall back to our own backoff
+    def delay(self, attempt: int, headers: Mapping[str, str] | None = None) -> float:
+        """Seconds before attempt ``attempt + 1``: the wait the answer's ``headers`` ask for,
+        capped, else our backoff."""
+        asked = asked_wait(headers) if headers is not None else None
+        return self.backoff(attempt) if asked is None else min(asked, self.max_retry_after)
+
+    def backoff(self, attempt: int) -> float:
         backoff = min(self.base_delay * (2.0**attempt), self.max_delay)
         return backoff * (0.5 + random.random() / 2)  # jitter spreads parallel retries
 
@@ -156,7 +161,7 @@ class JsonClient:
         last = ""
         for attempt in range(self.policy.attempts):
             response = await self._send(url, body)
-            retry_after: str | None = None
+            asked: httpx.Headers | None = None  # what the service said about waiting
             if isinstance(response, _NoResponse):
                 last = response.reason
                 note_service_failure(last)
@@ -175,9 +180,9 @@ class JsonClient:
                     raise SessionBroken(last)
                 if response.status_code not in RETRY_STATUSES:
                     raise BackendError(last)
-                retry_after = response.headers.get("retry-after")
+                asked = response.headers
             if attempt + 1 < self.policy.attempts:
-                await asyncio.sleep(self.policy.delay(attempt, retry_after))
+                await asyncio.sleep(self.policy.delay(attempt, asked))
         raise BackendError(f"{last} (gave up after {self.policy.attempts} attempts)")
 
     def _decode(self, response: httpx.Response) -> dict[str, Any]:
