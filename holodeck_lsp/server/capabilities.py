@@ -1,8 +1,8 @@
 """What the client can do, resolved once at `initialize` into plain booleans.
 
 Read from the `initialize` params as JSON (camelCase paths), not from lsprotocol's
-objects: the server answers `initialize` before it loads lsprotocol (`first_messages.py`),
-and both answers must agree. A part of the wrong type counts as absent.
+objects, so that params pygls cannot read still give the client's features: a part of
+the wrong type counts as absent.
 """
 
 from __future__ import annotations

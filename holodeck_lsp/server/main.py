@@ -30,7 +30,6 @@ from holodeck_lsp.server.features import (
 from holodeck_lsp.server.features import (
     pulled_diagnostics as diagnostics,
 )
-from holodeck_lsp.server.first_messages import FirstMessages
 from holodeck_lsp.server.initialization import SERVER_NAME
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
@@ -108,13 +107,9 @@ def _register(server: LanguageServer, session: Session, route: Route) -> None:
     server.feature(route.method, route.options)(_guard(session, route))
 
 
-def create_server(validator: Validator | None = None,
-                  first: FirstMessages | None = None) -> HoloDeckServer:
-    """The server; ``first``: what read the client's first messages (start.serve)."""
+def create_server(validator: Validator | None = None) -> HoloDeckServer:
     server = HoloDeckServer(SERVER_NAME, __version__, protocol_cls=Protocol)
-    assert isinstance(server.protocol, Protocol)
-    server.protocol.first = first
-    session = Session(server, validator, adopt=first.adopt if first is not None else None)
+    session = Session(server, validator)
     conditional = [r for r in ROUTES if r.when is not None]
 
     def initialize(session: Session, params: types.InitializeParams) -> None:
@@ -143,23 +138,18 @@ def _configure_logging() -> None:
 
 
 def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
-          host: str | None = None, port: int | None = None,
-          first: FirstMessages | None = None) -> None:
+          host: str | None = None, port: int | None = None) -> None:
     """Run the language server on the client's ``pipes``, or on TCP when a port is given.
-    `start.serve` calls this, once it has taken the pipes, started the worker and begun
-    reading the client's first messages (``first``, on stdio)."""
+    `start.serve` calls this, once it has taken the pipes and started the worker."""
     _configure_logging()
     reader, writer = pipes
-    server = create_server(validator, first)
+    server = create_server(validator)
     startup.settle_soon()  # the collector, the late imports: see startup.settle
     timing.mark("server built")
     if port is not None:
         reader.close()
         writer.close()
         server.start_tcp(host or "127.0.0.1", port)
-    elif first is not None:
-        first.hand_over()
-        server.start_io(first.reader, writer)
     else:
         server.start_io(reader, writer)
 

@@ -1,8 +1,4 @@
-"""The open documents: text, version and language, kept in sync with the client.
-
-No lsprotocol at import: `initialization.py` reads paths with `uri_path` before the server
-has loaded it.
-"""
+"""The open documents: text, version and language, kept in sync with the client."""
 
 from __future__ import annotations
 

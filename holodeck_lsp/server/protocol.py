@@ -7,9 +7,8 @@ params), -32700 (parse error, id null), -32600 (invalid request). A notification
 cannot be read is logged and dropped, as JSON-RPC wants (nothing to answer).
 
 The `initialize` params are kept as JSON (`initialize_params`: the session reads them,
-`initialization.py`). An `initialize` answered before pygls loaded (`first_messages.py`)
-is answered once: pygls's own answer is dropped (a warning if it differs), and params
-it cannot read give it a client without capabilities instead of an error.
+`initialization.py`); params pygls cannot read give it a client without capabilities,
+and the session what it can read of them, instead of an error.
 """
 
 from __future__ import annotations
@@ -18,14 +17,11 @@ import json
 import logging
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
-
-if TYPE_CHECKING:
-    from holodeck_lsp.server.first_messages import FirstMessages
 
 log = logging.getLogger(__name__)
 
@@ -81,16 +77,6 @@ class Protocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initialize_params: Any = None  # as the client sent them (JSON)
-        self.first: FirstMessages | None = None  # what read the client's first messages
-        self._answer_dropped = False
-
-    def _answered_early(self, msg_id: Any) -> dict[str, Any] | None:
-        """The result already sent for request ``msg_id``, if it is the early `initialize`."""
-        answered = self.first.answered if self.first is not None else None
-        if (answered is None or self._answer_dropped or type(msg_id) is not type(answered.id)
-                or msg_id != answered.id):
-            return None
-        return answered.result
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         # Called for every JSON object of a body, innermost first; only messages matter.
@@ -105,7 +91,7 @@ class Protocol(LanguageServerProtocol):
             return super().structure_message(data)
         except Exception as exc:  # pygls raises its own errors, wrapping cattrs' reasons
             method = data.get("method")
-            if method == types.INITIALIZE and self._answered_early(data.get("id")) is not None:
+            if method == types.INITIALIZE:
                 log.warning("cannot read the initialize params (%s); the session reads what "
                             "it can of them", exc.__cause__ or exc)
                 bare: dict[str, Any] = {"processId": None, "rootUri": None, "capabilities": {}}
@@ -129,17 +115,6 @@ class Protocol(LanguageServerProtocol):
                                    "Invalid Request: the server is shutting down", True))
         else:
             super().handle_message(message)
-
-    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
-        sent = self._answered_early(msg_id)
-        if sent is None:
-            super()._send_response(msg_id, result, error)
-            return
-        self._answer_dropped = True
-        computed = self._converter.unstructure(result) if error is None else error
-        if computed != sent:
-            log.warning("initialize was answered early with %s; pygls computes %s", sent,
-                        computed)
 
     def reject(self, problem: Unreadable) -> None:
         if not problem.answer:

@@ -19,7 +19,7 @@ from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.startup import settle, start_validator
-from holodeck_lsp.server.validation_scheduler import Adopt, ValidationScheduler, Validator
+from holodeck_lsp.server.validation_scheduler import ValidationScheduler, Validator
 from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.context import user_config_dir
 from holodeck_lsp.validation.file_kinds import Kind, matches_patterns
@@ -34,8 +34,7 @@ T = TypeVar("T")
 
 
 class Session:
-    def __init__(self, server: LanguageServer, validator: Validator | None = None,
-                 adopt: Adopt | None = None) -> None:
+    def __init__(self, server: LanguageServer, validator: Validator | None = None) -> None:
         self.server = server
         self.features = ClientFeatures()
         self.init_settings = Settings()  # from initializationOptions
@@ -44,8 +43,7 @@ class Session:
         self.roots: list[Path] = []
         self.user_config_dir: Path | None = user_config_dir()
         # Validation in a child process, started by `start.serve` before this module loads.
-        # `adopt`: the first document's validation, started before the server was built.
-        self.scheduler = ValidationScheduler(self, validator or start_validator(), adopt=adopt)
+        self.scheduler = ValidationScheduler(self, validator or start_validator())
         # Requests that parse a whole document (symbols, code actions, definitions)
         # run here, so a large file never stalls the event loop.
         self.queries = Worker("holodeck-queries")

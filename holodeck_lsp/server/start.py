@@ -1,9 +1,8 @@
 """`holodeck-lsp serve`: the validation worker starts first, then the protocol side loads.
 
 The worker's process loads the validation code while this one loads lsprotocol and
-pygls, so the two halves of start-up overlap; meanwhile a thread answers `initialize`
-and hands the first document the editor opens to the worker (`first_messages.py`).
-Only light modules are imported here, before the worker starts.
+pygls, so the two halves of start-up overlap. Only light modules are imported here,
+before the worker starts.
 """
 
 from __future__ import annotations
@@ -51,14 +50,8 @@ def serve(
     _spare_children_the_main_script()
     validator = validator or start_validator()
     timing.mark("validation worker launched")
-    first = None
-    if port is None:  # the client's first messages are read while the rest loads
-        from holodeck_lsp.server.first_messages import FirstMessages  # once the worker is off
-
-        first = FirstMessages(*pipes, validator)
-        first.begin()
     code_cache.install()  # before lsprotocol's classes are built
     from holodeck_lsp.server import main
 
     timing.mark("protocol side imported")
-    main.serve(pipes, validator, host, port, first)
+    main.serve(pipes, validator, host, port)

@@ -67,10 +67,6 @@ class Validator(Protocol):
     def stop(self) -> None: ...
 
 
-# A validation already started for a snapshot, if there is one (`first_messages.py`).
-Adopt = Callable[[jobs.Snapshot], "Future[jobs.Outcome] | None"]
-
-
 def _call_later(delay: float, callback: Callable[[], None]) -> Timer:
     return asyncio.get_running_loop().call_later(delay, callback)
 
@@ -114,10 +110,8 @@ class ValidationScheduler:
         worker: Validator | None = None,
         clock: Callable[[], float] = time.monotonic,
         call_later: Callable[[float, Callable[[], None]], Timer] = _call_later,
-        adopt: Adopt | None = None,
     ) -> None:
         self.host = host
-        self._adopt = adopt
         self.worker: Validator = worker or Worker("holodeck-validation")
         self._clock = clock
         self._call_later = call_later
@@ -202,13 +196,8 @@ class ValidationScheduler:
         state.running = True
         state.last_start = self._clock()
         snapshot = self.host.snapshot(doc, known=state.tracked or bool(self.owners_of(doc.path)))
-        adopted = self._adopt(snapshot) if self._adopt is not None else None
-        self._adopt = None  # only the first validation can have been started before
-        if adopted is not None:
-            state.job = adopted
-        else:
-            state.job = self.worker.submit(jobs.run, snapshot)
-            timing.mark("validation submitted")
+        state.job = self.worker.submit(jobs.run, snapshot)
+        timing.mark("validation submitted")
         task = asyncio.get_running_loop().create_task(self._run(uri, snapshot, state.job))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

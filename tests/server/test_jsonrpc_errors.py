@@ -143,8 +143,8 @@ async def test_a_request_after_shutdown_gets_32600(own_wire: Wire) -> None:
 async def test_an_initialize_pygls_cannot_read_is_answered_once_and_served(
     tmp_path: Path,
 ) -> None:
-    # Answered before pygls has loaded (server/first_messages.py); pygls, which cannot
-    # read these capabilities, then serves a client without any.
+    # pygls cannot read these capabilities: it serves a client without any, and the session
+    # reads what it can of them.
     wire = await Wire.start(tmp_path / "home")
     answer = await wire.call("initialize", {
         "processId": None, "rootUri": tmp_path.as_uri(),

@@ -35,8 +35,7 @@ pytestmark = SHARES_SERVERS
 
 async def test_shutdown_and_exit_take_under_two_seconds_mid_validation(workspace: Path) -> None:
     client = await start(workspace, push_capabilities())
-    # `initialize` is answered while the server still loads (server/first_messages.py):
-    # the server is up once a first document has its diagnostics.
+    # The server is up (its worker too) once a first document has its diagnostics.
     small = workspace / "small.agent.yaml"
     await client.diagnostics_of(open_doc(client, small, small_agent("small")))
     open_doc(client, workspace / "big.agent.yaml", suite(1000))

@@ -24,7 +24,7 @@ _WATCHED = "**/*.{yaml,yml,py}"
 def initialize(session: Session, params: types.InitializeParams) -> None:
     timing.mark("initialize read")
     protocol = session.server.protocol
-    # The params as JSON, as the early answer read them (first_messages.py).
+    # The params as JSON: what pygls cannot read of them is left out, not an error.
     start = read_params(protocol.initialize_params if isinstance(protocol, Protocol) else None)
     session.features = start.features
     # A plain str: it goes to the worker in each snapshot.

@@ -1,6 +1,6 @@
-"""The `initialize` answer given before pygls loads is the answer pygls computes from the
-server's routes, for every recorded client and every part that depends on the client;
-the session reads the same params into the same features."""
+"""What the server answers `initialize` with, and what the session reads from the same
+params: for every recorded client and every part that depends on the client, the two
+agree (the position encoding, pull diagnostics)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import pytest
 from lsprotocol.converters import get_converter
 from pytest_lsp import client_capabilities
 
+from holodeck_lsp import __version__
 from holodeck_lsp.server.capabilities import ClientFeatures
-from holodeck_lsp.server.initialization import answer, read_params
+from holodeck_lsp.server.initialization import read_params
 from holodeck_lsp.server.main import create_server
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
@@ -85,10 +86,41 @@ def _pygls_answer(params: dict[str, Any]) -> Any:
     return json.loads(body)["result"]
 
 
+def test_a_client_without_capabilities_is_answered_with_every_feature() -> None:
+    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    assert _pygls_answer(params) == {
+        "capabilities": {
+            "positionEncoding": "utf-16",
+            "textDocumentSync": {"openClose": True, "change": 2, "save": {"includeText": False}},
+            "completionProvider": {"triggerCharacters": [":", " ", "-"]},
+            "hoverProvider": True,
+            "definitionProvider": True,
+            "documentSymbolProvider": True,
+            "codeActionProvider": {"codeActionKinds": ["quickfix", "refactor.rewrite"]},
+            "codeLensProvider": {"resolveProvider": False},
+            "executeCommandProvider": {
+                "commands": ["holodeck.runCase", "holodeck.runTurn", "holodeck.showReport"]
+            },
+            "workspace": {
+                "workspaceFolders": {"supported": True, "changeNotifications": True},
+                "fileOperations": {},
+            },
+        },
+        "serverInfo": {"name": "holodeck-lsp", "version": __version__},
+    }
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_the_early_answer_is_what_pygls_answers(name: str) -> None:
+def test_the_answer_and_the_session_agree(name: str) -> None:
     params = {"processId": None, "rootUri": None, "capabilities": VARIANTS[name]}
-    assert answer(params, read_params(params)) == _pygls_answer(params)
+    capabilities = _pygls_answer(params)["capabilities"]
+    start = read_params(params)
+    assert capabilities["positionEncoding"] == start.encoding
+    assert ("diagnosticProvider" in capabilities) == start.features.pull_diagnostics
+    if start.features.pull_diagnostics:
+        assert capabilities["diagnosticProvider"] == {
+            "interFileDependencies": True, "workspaceDiagnostics": False,
+            "identifier": "holodeck"}
 
 
 def test_the_session_reads_features_roots_and_settings_from_the_params() -> None:
