@@ -6,7 +6,6 @@ them, so `check` starts fast enough for a pre-commit hook.
 
 from __future__ import annotations
 
-import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -135,10 +134,6 @@ def check(
     ] = False,
 ) -> None:
     """Validate files and folders; exit 0 clean, 1 on errors, 2 on bad usage or input."""
-    # A short-lived process building many long-lived objects: the cyclic collector would
-    # rescan them over and over (a large suite checks 3x faster without it), and
-    # reference counting frees what little is garbage.
-    gc.disable()
     from holodeck_lsp.check.checker import CheckOptions, check_changed, check_paths
     from holodeck_lsp.check.formats import TextFormat
     from holodeck_lsp.validation.context import user_config_dir

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_lsp.isolation.children import python_command
+from holodeck_lsp.pydantic_plugins import child_environment
 
 _PROBE = r"""
 import importlib, json, sys
@@ -54,6 +55,7 @@ def import_grader(spec: str, first_on_path: list[Path], timeout: float = 10.0) -
             timeout=timeout,
             stdin=subprocess.DEVNULL,
             cwd=str(folders[0]) if folders else None,
+            env=child_environment(),  # the grader's pydantic plugins are its own
         )
     except subprocess.TimeoutExpired:
         return ImportOutcome("timeout", f"importing the grader took longer than {timeout:g} s")

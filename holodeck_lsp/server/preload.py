@@ -2,16 +2,18 @@
 module is its whole job): the validation code, loaded with the collector off; the models'
 validators for a typical agent, built by validating a small one (pydantic builds them on
 first use, a tenth of the first validation of a large suite otherwise); then all of it
-frozen out of the collector's sight. Each worker forked from there starts ready."""
+frozen out of the collector's sight (`gc_policy.py`). Each worker forked from there starts
+ready."""
 
 from __future__ import annotations
 
-import gc
 import logging
 import tempfile
 from pathlib import Path
 
-gc.disable()
+from holodeck_lsp import gc_policy
+
+gc_policy.loading()
 
 from holodeck_lsp.server import jobs, timing  # noqa: E402 - loaded with the collector off
 from holodeck_lsp.validation.validate import ValidationContext, validate_text  # noqa: E402
@@ -64,6 +66,5 @@ def _warm_up() -> None:
 
 
 _warm_up()
-gc.freeze()
-gc.enable()
+gc_policy.settle()
 timing.mark("validation code loaded")

@@ -13,7 +13,8 @@ from __future__ import annotations
 import importlib
 import threading
 
-from holodeck_lsp.server import code_cache, gc_pause, timing
+from holodeck_lsp import gc_policy
+from holodeck_lsp.server import code_cache, timing
 from holodeck_lsp.server.worker import ProcessWorker
 
 VALIDATION_MEMORY = 400 * 2**20  # bytes the validation child may allocate
@@ -32,7 +33,7 @@ _settled = threading.Event()
 
 def settle() -> None:
     """Once, on a thread: load `LATE_IMPORTS`, save the code cache, then freeze what
-    start-up built and turn the collector on (see gc_pause.settle_startup)."""
+    start-up built and turn the collector on (`gc_policy.settle`)."""
     if _settled.is_set():
         return
     _settled.set()
@@ -41,7 +42,7 @@ def settle() -> None:
         for name in LATE_IMPORTS:
             importlib.import_module(name)
         code_cache.save()
-        gc_pause.settle_startup()
+        gc_policy.settle()
         timing.mark("settled (editor queries imported)")
 
     threading.Thread(target=run, name="holodeck-settle", daemon=True).start()

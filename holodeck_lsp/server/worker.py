@@ -23,8 +23,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TypeVar
 
+from holodeck_lsp import gc_policy
 from holodeck_lsp.isolation.children import isolate_multiprocessing_helpers
-from holodeck_lsp.server import gc_pause
 
 T = TypeVar("T")
 _STOP = object()
@@ -77,7 +77,7 @@ class Worker(_Jobs):
                 continue
             self.busy = True
             try:
-                with gc_pause.paused():  # jobs build large object trees: see gc_pause
+                with gc_policy.paused():  # jobs build large object trees: see gc_policy
                     result = fn(*args)
                 future.set_result(result)
             except BaseException as exc:
@@ -129,7 +129,7 @@ def _serve(conn: Connection, memory_limit: int) -> None:
             fn, args = conn.recv()
         except (EOFError, OSError):
             return
-        with gc_pause.paused():  # jobs build large object trees: see gc_pause
+        with gc_policy.paused():  # jobs build large object trees: see gc_policy
             try:
                 reply: tuple[Any, ...] = ("ok", fn(*args))
             except BaseException as exc:  # sent back to the caller's future

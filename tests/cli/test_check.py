@@ -158,18 +158,20 @@ def test_sarif_has_rules_and_results() -> None:
 def imported_by_check(path: Path, prefixes: tuple[str, ...]) -> list[str]:
     """The modules starting with one of ``prefixes`` that a fresh `check PATH` imported."""
     import ast
+    import os
     import subprocess
     import sys
 
     probe = (
         "import sys; import holodeck_lsp.__main__ as program; sys.argv=['holodeck-lsp','check',"
         f"'--no-user-config', {str(path)!r}]\n"
-        "def leave(code):\n    raise SystemExit(code)\n"
-        "program._leave = leave  # the check ends without teardown: see what it loaded first\n"
         "try:\n    program.main()\nexcept SystemExit:\n    pass\n"
         f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
     )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    # The check ends without teardown (quick_exit.py): turned off, to see what it loaded.
+    env = {**os.environ, "HOLODECK_LSP_WITHOUT": "quick-exit"}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env=env)
     return list(ast.literal_eval(out.stdout.strip().splitlines()[-1]))
 
 

@@ -35,6 +35,7 @@ from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
+from holodeck_lsp.pydantic_plugins import child_environment
 from holodeck_lsp.server.initialization import COMMANDS
 from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
@@ -138,6 +139,7 @@ async def _events(
     starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
         *python_command(CLI_CODE), *args,
         cwd=str(cwd),
+        env=child_environment(),  # `run` keeps its agents' and graders' pydantic plugins
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
