@@ -24,7 +24,8 @@ Set `:workspaceTrusted' to t only in folders whose code you trust.")
   (string-match-p "\\(?:\\`\\|\\.\\)agent\\.ya?ml\\'" (file-name-nondirectory file)))
 
 (defun holodeck-lsp-project-p (&optional file)
-  "Whether FILE (the buffer's file) is an agent file or lies below a folder holding one."
+  "Whether FILE (by default the buffer's) is an agent file or lies below one.
+That is: a folder holding FILE, or one above it, holds an agent file."
   (let ((file (or file buffer-file-name)))
     (and file
          (or (holodeck-lsp--agent-file-p file)
