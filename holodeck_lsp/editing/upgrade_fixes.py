@@ -12,7 +12,7 @@ from __future__ import annotations
 from holodeck_lsp.editing.field_fixes import path_with_key_at
 from holodeck_lsp.editing.text_edits import Text, TextEdit, block_entries, removal
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
-from holodeck_lsp.validation.lints.upgrade_from_06 import removed_field
+from holodeck_lsp.validation.upgrade_facts import removed_field
 from holodeck_lsp.validation.yaml.loader import LoadedYaml
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 

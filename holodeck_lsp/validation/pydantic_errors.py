@@ -17,13 +17,13 @@ from pydantic import BaseModel, ValidationError
 from holodeck_lsp.models import errors as E
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.validation.collector import Collector, Part, value_at
-from holodeck_lsp.validation.lints.upgrade_from_06 import (
+from holodeck_lsp.validation.model_tree import is_union_tag, keys_at, step_type
+from holodeck_lsp.validation.upgrade_facts import (
     SUBAGENT_MODEL_NOTE,
     is_subagent_model,
     removed_field,
     subagent_model_alias,
 )
-from holodeck_lsp.validation.model_tree import is_union_tag, keys_at, step_type
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _CUSTOM_CODES = {

@@ -3,8 +3,8 @@
 - Two fields were removed (HL701, an error: agent files forbid unknown keys, so a file
   that still sets one no longer loads): `tool_filtering` (parsed and never used) and
   `observability.metrics.include_semantic_kernel_metrics` (its Semantic Kernel agent
-  backend is gone). `pydantic_errors` asks `removed_field` before calling such a key
-  unknown.
+  backend is gone). `pydantic_errors` asks `upgrade_facts.removed_field` before calling
+  such a key unknown.
 - `openai` and `azure_openai` agents now run on the OpenAI Agents SDK, which sends
   `response_format` to the model service as written
   (`lib/backends/openai_agents_output.py`); OpenAI's structured outputs reject `oneOf`,
@@ -15,8 +15,8 @@
 - The OpenAI backend reads nothing of `claude:`: subagents under `claude.agents` are
   not used there (HL704).
 - A subagent's `model` outside `sonnet`/`opus`/`haiku`/`inherit` is refused by
-  HoloDeck's own model (HL104, kept); `subagent_model_alias` names the alias a full model
-  id stands for, for its quick fix.
+  HoloDeck's own model (HL104, kept); `upgrade_facts.subagent_model_alias` names the
+  alias a full model id stands for, for its quick fix.
 """
 
 from __future__ import annotations
@@ -30,43 +30,6 @@ from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 OPENAI_BACKEND = ("openai", "azure_openai")
 CLAUDE_BACKEND = ("anthropic", "ollama")
-SUBAGENT_MODELS = ("sonnet", "opus", "haiku", "inherit")
-
-_REMOVED: dict[YamlPath, str] = {
-    ("tool_filtering",): (
-        "HoloDeck 0.7 removed `tool_filtering` (0.6 parsed it and never used it: Claude "
-        "picks its tools itself), and as agent files forbid unknown keys it no longer "
-        "loads a file that sets it; delete the block"
-    ),
-    ("observability", "metrics", "include_semantic_kernel_metrics"): (
-        "HoloDeck 0.7 removed `metrics.include_semantic_kernel_metrics` with its "
-        "Semantic Kernel agent backend, and no longer loads a file that sets it; delete it"
-    ),
-}
-
-
-def removed_field(path: YamlPath) -> str | None:
-    """Why HoloDeck 0.7 refuses the agent-file key at ``path``, if 0.7 removed it."""
-    return _REMOVED.get(path)
-
-
-SUBAGENT_MODEL_NOTE = (
-    " (the Claude CLI silently drops a subagent whose model is not one of these aliases, "
-    "so HoloDeck refuses it)"
-)
-
-
-def is_subagent_model(path: YamlPath) -> bool:
-    return len(path) == 4 and path[:2] == ("claude", "agents") and path[3] == "model"
-
-
-def subagent_model_alias(path: YamlPath, value: Any) -> str | None:
-    """The alias a subagent's full model id names (`claude-haiku-4-5` -> `haiku`)."""
-    if not is_subagent_model(path) or not isinstance(value, str):
-        return None
-    named = [alias for alias in SUBAGENT_MODELS[:3] if alias in value.lower()]
-    return named[0] if len(named) == 1 else None
-
 
 def upgrade_rules(
     logical: dict[str, Any], collector: Collector, base: Path, schema: Any, inline: bool
