@@ -10,7 +10,7 @@ there, and touches those lines only.
 from __future__ import annotations
 
 from holodeck_lsp.editing.field_fixes import path_with_key_at
-from holodeck_lsp.editing.text_edits import Text, TextEdit, block_entries, removal
+from holodeck_lsp.editing.text_edits import Text, TextEdit, block_entries, remove_entry
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
 from holodeck_lsp.validation.upgrade_facts import removed_field
 from holodeck_lsp.validation.yaml.loader import LoadedYaml
@@ -26,11 +26,7 @@ def _cut(doc: Text, loaded: LoadedYaml, path: YamlPath) -> list[TextEdit]:
         return []
     if len(entries) == 1 and parent:
         return _cut(doc, loaded, parent)
-    index = [e.key for e in entries].index(str(path[-1]))
-    cut = removal(doc, entries, index, index)
-    if cut is None:
-        return []
-    return [TextEdit(Range(doc.position(cut[0]), doc.position(cut[1])), "")]
+    return remove_entry(doc, entries, str(path[-1]))
 
 
 def delete_removed_field(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[TextEdit]:

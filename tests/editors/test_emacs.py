@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import FOREIGN_YAML, REPO
 from tests.server.lsp_client import SERVER, server_env
+from tests.server.test_diagnostics import BROKEN as AGENT
 
 EMACS = shutil.which("emacs")
 SCRIPT = Path(__file__).with_name("emacs_eglot.el")
@@ -26,17 +27,6 @@ pytestmark = [
     ),
 ]
 
-AGENT = """name: bot
-model:
-  provider: opnai
-  name: gpt-4o
-instructions:
-  inline: Be brief.
-test_cases:
-  - name: sum
-    input: 2 + 2?
-    ground_truth: 4
-"""
 
 
 def _run(tmp_path: Path, script: Path, **extra: str) -> subprocess.CompletedProcess[str]:
