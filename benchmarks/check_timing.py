@@ -1,6 +1,6 @@
 """Cold `holodeck-lsp check` wall time and peak memory, beside check-jsonschema.
 
-    python -m benchmarks.check_timing [--runs 5] [--baseline DIR]
+    python -m benchmarks.check_timing [--runs 5] [--baseline DIR] [--without HACK]
 
 Each file is checked by `holodeck-lsp check` and by check-jsonschema with HoloDeck's
 published schema (`tests/data/reference/`; `pip install check-jsonschema`), alternated
@@ -8,7 +8,8 @@ published schema (`tests/data/reference/`; `pip install check-jsonschema`), alte
 fastest run and the ratio are printed. Targets on a 2-core machine: 20-line file <= 0.30 s
 and <= 0.6x check-jsonschema; 1,000-case 4-turn suite <= 1.5 s and <= 0.10x
 check-jsonschema; peak memory <= 300 MB. `--baseline DIR` also times the `check` of
-another checkout (say, main before a change) in the same alternation.
+another checkout (say, main before a change) in the same alternation, and `--without
+HACK` (repeatable; a name of `holodeck_lsp/hack_switches.py`) this one with that hack off.
 
 Our modules are compiled to bytecode first, as `pip install` leaves them (an editable
 install under PYTHONDONTWRITEBYTECODE would otherwise recompile them on every run). Also
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.checkouts import entry_command
+from holodeck_lsp.hack_switches import VARIABLE
 from tests.support.suites import suite
 
 HOLODECK_SCHEMA = Path(__file__).resolve().parent.parent / (
@@ -104,31 +106,35 @@ def check_jsonschema(path: Path) -> list[str] | None:
     return [*found, "--schemafile", str(HOLODECK_SCHEMA), str(path)]
 
 
+Contender = tuple[list[str] | None, dict[str, str]]  # a `holodeck-lsp` and its environment
+
+
 def compare(label: str, path: Path, runs: int, target: float, ratio_target: float,
-            baseline: tuple[list[str], dict[str, str]] | None) -> float:
-    """Ours (and the baseline's) and check-jsonschema on one file, alternated; prints them
-    all; our peak RSS."""
-    ours, before, theirs = Runs(), Runs(), Runs()
+            others: dict[str, Contender]) -> float:
+    """Ours (and the others': a baseline, this checkout without a hack) and
+    check-jsonschema on one file, alternated; prints them all; our peak RSS."""
+    timed = {name: Runs() for name in ["holodeck-lsp", *others]}
+    theirs = Runs()
     anchor = check_jsonschema(path)
     for _ in range(runs):
-        ours.once(check(path))
-        if baseline is not None:
-            before.once(check(path, baseline[0]), baseline[1])
+        timed["holodeck-lsp"].once(check(path))
+        for name, (program, env) in others.items():
+            timed[name].once(check(path, program), env)
         if anchor is not None:
             theirs.once(anchor)
+    ours = timed["holodeck-lsp"]
     print(f"{label}:")
     print(ours.line("holodeck-lsp") + f" (target <= {target:.2f} s)")
-    if baseline is not None:
-        print(before.line("baseline"))
+    for name in others:
+        print(timed[name].line(name) + f" ({timed[name].median / ours.median:.2f}x)")
     if anchor is None:
         print("    check-jsonschema is not installed: pip install check-jsonschema")
         return max(ours.peaks)
     print(theirs.line("check-jsonschema"))
-    for name, each in (("holodeck-lsp", ours), ("baseline", before)):
-        if each.times:
-            print(f"    {name} / check-jsonschema: ratio of the medians "
-                  f"{each.median / theirs.median:.2f}, of the fastest "
-                  f"{min(each.times) / min(theirs.times):.2f} (target <= {ratio_target:.2f})")
+    for name, each in timed.items():
+        print(f"    {name} / check-jsonschema: ratio of the medians "
+              f"{each.median / theirs.median:.2f}, of the fastest "
+              f"{min(each.times) / min(theirs.times):.2f} (target <= {ratio_target:.2f})")
     return max(ours.peaks)
 
 
@@ -138,6 +144,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--baseline", type=Path, help="a checkout to time beside this one")
+    parser.add_argument("--without", action="append", default=[], metavar="HACK",
+                        help="time this checkout with the hack off as well")
     args = parser.parse_args()
     compileall.compile_dir(Path(holodeck_lsp.__file__).parent, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,13 +163,15 @@ def main() -> None:
         # measures the neighbours.
         print(f"floor (Python + typer + pydantic + PyYAML imports only): median "
               f"{floor.median:.3f} s, fastest {min(floor.times):.3f} s")
-        baseline = None
+        others: dict[str, Contender] = {}
         if args.baseline is not None:
             compileall.compile_dir(args.baseline / "holodeck_lsp", quiet=1)
-            baseline = entry_command(args.baseline, Path(tmp))
-        peak = compare("check, 20-line file", small, args.runs, 0.30, 0.6, baseline)
+            others["baseline"] = entry_command(args.baseline, Path(tmp))
+        for hack in args.without:
+            others[f"without {hack}"] = (None, {VARIABLE: hack})
+        peak = compare("check, 20-line file", small, args.runs, 0.30, 0.6, others)
         peak = max(peak, compare(f"check, 1,000-case 4-turn suite ({lines} lines)", large,
-                                 args.runs, 1.5, 0.10, baseline))
+                                 args.runs, 1.5, 0.10, others))
     print(f"peak memory of holodeck-lsp (max RSS of any run): {peak:.0f} MB (target <= 300 MB)")
 
 

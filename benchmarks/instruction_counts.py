@@ -1,6 +1,6 @@
 """Instructions executed (valgrind's callgrind), a measure the machine's other load does not move.
 
-    python -m benchmarks.instruction_counts [--baseline DIR] [--check-jsonschema]
+    python -m benchmarks.instruction_counts [--baseline DIR] [--without HACK] [--check-jsonschema]
 
 Wall times on a shared 2-core machine move by a fifth from run to run and more under load;
 the instructions a program executes do not. Counted, each program with all its child
@@ -9,7 +9,8 @@ the two halves of the server's start-up, the protocol side (`import
 holodeck_lsp.server.main` after the code cache is installed, as `serve` does) and the
 validation worker's preload (`server/preload.py`); and the worker's first job on the 100-
 and 1,000-case suites of `lsp_first_diagnostics.py` (the preload's count subtracted).
-`--baseline DIR` counts another checkout too (say, main before a change); with
+`--baseline DIR` counts another checkout too (say, main before a change), `--without HACK`
+(repeatable; a name of `holodeck_lsp/hack_switches.py`) this one with that hack off; with
 `--check-jsonschema`, check-jsonschema on the same files (some 30 G instructions on the
 large one: minutes under valgrind). Needs valgrind on PATH.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from benchmarks.check_timing import SMALL, check, check_jsonschema
 from benchmarks.checkouts import entry_command
 from benchmarks.lsp_first_diagnostics import UNKNOWN_KEY
+from holodeck_lsp.hack_switches import VARIABLE
 from tests.support.suites import suite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +69,8 @@ def instructions(argv: list[str], env: dict[str, str], folder: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", type=Path, help="a checkout to count beside this one")
+    parser.add_argument("--without", action="append", default=[], metavar="HACK",
+                        help="count this checkout with the hack off as well")
     parser.add_argument("--check-jsonschema", action="store_true")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
@@ -83,12 +87,14 @@ def main() -> None:
             path.write_text(suite(n) + UNKNOWN_KEY)
         (folder / "protocol_side.py").write_text(PROTOCOL_SIDE)
         (folder / "first_job.py").write_text(FIRST_JOB)
-        checkouts = {"holodeck-lsp": ROOT}
+        checkouts: dict[str, tuple[Path, dict[str, str]]] = {"holodeck-lsp": (ROOT, {})}
         if args.baseline is not None:
-            checkouts["baseline"] = args.baseline
-        for name, checkout in checkouts.items():
+            checkouts["baseline"] = (args.baseline, {})
+        for hack in args.without:
+            checkouts[f"holodeck-lsp without {hack}"] = (ROOT, {VARIABLE: hack})
+        for name, (checkout, switches) in checkouts.items():
             program: list[str] | None = None  # this environment's own `holodeck-lsp`
-            env: dict[str, str] = {}
+            env: dict[str, str] = dict(switches)
             if checkout != ROOT:
                 program, env = entry_command(checkout, folder)
             python = [sys.executable]

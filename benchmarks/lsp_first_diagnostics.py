@@ -1,6 +1,7 @@
 """Language server: time from spawning the server to the first diagnostics of a file.
 
     python -m benchmarks.lsp_first_diagnostics [--runs 5] [--sizes 100 1000] [--baseline DIR]
+        [--without HACK]
 
 An editor opens a workspace with a 100-case (and a 1,000-case) 4-turn suite on screen
 (`tests/support/suites.py`, with one unknown key in the last turn, so that the diagnostics awaited
@@ -15,9 +16,11 @@ Prints the median and the fastest of each, their ratio, and where our server's
 milliseconds went (its `HOLODECK_LSP_TIMING` log: imports, handshake, worker start,
 parse, validate, publish). Target: at most 0.5x yaml-language-server at both sizes.
 `--baseline DIR` also times the server of another checkout (say, main before a change),
-in the same alternation. Our modules are compiled to bytecode first, as `pip install`
-leaves them (an editable install under PYTHONDONTWRITEBYTECODE would otherwise compile
-them from source on every start), as `check_timing.py` does.
+in the same alternation, and `--without HACK` (repeatable; a name of
+`holodeck_lsp/hack_switches.py`) this one's with that hack off. Our modules are compiled
+to bytecode first, as `pip install` leaves them (an editable install under
+PYTHONDONTWRITEBYTECODE would otherwise compile them from source on every start), as
+`check_timing.py` does.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from pygls.uris import from_fs_path
 from pytest_lsp import client_capabilities
 
 from benchmarks.checkouts import entry_command
+from holodeck_lsp.hack_switches import VARIABLE
 from tests.support.suites import suite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,8 +96,8 @@ def run_once(config: dict[str, object], folder: Path) -> Run:
                timings(stderr, result["spawnedAt"]))
 
 
-def configs(path: Path, text: str, line: int,
-            baseline: Path | None = None) -> dict[str, dict[str, object]]:
+def configs(path: Path, text: str, line: int, baseline: Path | None = None,
+            without: tuple[str, ...] = ()) -> dict[str, dict[str, object]]:
     capabilities = get_converter().unstructure(client_capabilities("visual-studio-code"))
     common = {"cwd": str(path.parent), "capabilities": capabilities, "line": line,
               "rootUri": from_fs_path(str(path.parent)), "uri": from_fs_path(str(path)),
@@ -110,6 +114,9 @@ def configs(path: Path, text: str, line: int,
         command, env = entry_command(baseline, path.parent)
         servers["baseline"] = {**servers["holodeck-lsp"], "command": [*command, "serve"],
                                "env": {"HOLODECK_LSP_TIMING": "1", **env}}
+    for hack in without:
+        servers[f"without {hack}"] = {**servers["holodeck-lsp"],
+                                      "env": {"HOLODECK_LSP_TIMING": "1", VARIABLE: hack}}
     return servers
 
 
@@ -137,6 +144,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[100, 1000])
     parser.add_argument("--only-ours", action="store_true", help="skip yaml-language-server")
     parser.add_argument("--baseline", type=Path, help="a checkout to time beside this one")
+    parser.add_argument("--without", action="append", default=[], metavar="HACK",
+                        help="time this checkout's server with the hack off as well")
     args = parser.parse_args()
     compileall.compile_dir(ROOT / "holodeck_lsp", quiet=1)
     if args.baseline is not None:
@@ -149,7 +158,8 @@ def main() -> None:
             path = folder / f"suite{size}.agent.yaml"
             text = suite(size) + UNKNOWN_KEY
             path.write_text(text)
-            servers = configs(path, text, text.count("\n") - 1, args.baseline)
+            servers = configs(path, text, text.count("\n") - 1, args.baseline,
+                              tuple(args.without))
             if args.only_ours:
                 servers.pop("yaml-language-server")
             runs: dict[str, list[Run]] = {name: [] for name in servers}
@@ -163,8 +173,8 @@ def main() -> None:
             if not args.only_ours:
                 medians = {n: statistics.median(r.diagnostics_ms for r in each)
                            for n, each in runs.items()}
-                for name in ("holodeck-lsp", "baseline"):
-                    if name in medians:
+                for name in medians:
+                    if name != "yaml-language-server":
                         print(f"    ratio of the medians, {name} / yaml-language-server: "
                               f"{medians[name] / medians['yaml-language-server']:.2f} "
                               "(target <= 0.50)")

@@ -1,13 +1,18 @@
 """Runner throughput and concurrency against a loopback model service.
 
-    python -m benchmarks.runner_bench
+    python -m benchmarks.runner_bench [--runs 5] [--without HACK]
 
 (a) Overhead per turn: 100 cases x 4 turns against a service that answers at once;
     turns per second at parallel_test_cases 1 and 16 (target >= 500 on a 2-core machine),
     and the runner's own CPU time per turn, which depends less on what else the machine
     is doing than wall time does.
-(b) 100 cases x 4 turns with 50 ms of service latency at parallel_test_cases 1, 4, 16:
+(b) 100 cases x 4 turns with 50 ms of service latency at parallel_test_cases 1, 4, 8, 16:
     wall time against the ideal cases x turns x 50 ms / parallelism (target <= 1.25x).
+
+Each figure is the median of `--runs` runs. `--without HACK` (a name of
+`holodeck_lsp/hack_switches.py`, say `lean-transport`) also times each run with that hack
+off, alternated with the runs with it on, and prints the ratio (CONTRIBUTING,
+"Performance hacks").
 
 The service runs in its own process (a minimal asyncio server speaking the OpenAI Chat
 Completions protocol), so it does not compete with the runner for the GIL.
@@ -15,15 +20,19 @@ Completions protocol), so it does not compete with the runner for the GIL.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import io
 import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from holodeck_lsp.hack_switches import VARIABLE
 from tests.support.suites import ANSWER_TURNS, answer_suite
 
 CASES, LATENCY = 100, 0.05
@@ -161,25 +170,58 @@ def with_service(latency: float, body: object) -> None:
         process.wait(timeout=10)
 
 
+def medians(
+    path: Path, parallel: int, runs: int, without: str | None
+) -> dict[str, list[float]]:
+    """Median seconds executing, seconds of the whole command and CPU seconds of `runs`
+    runs, with the hacks on ("on") and, alternated, with ``without`` off ("off")."""
+    sides = ["on"] + (["off"] if without else [])
+    taken: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
+    for _ in range(runs):
+        for side in sides:
+            if side == "off" and without:
+                os.environ[VARIABLE] = without
+            try:
+                taken[side].append(timed_run(path, parallel))
+            finally:
+                os.environ.pop(VARIABLE, None)
+    return {side: [statistics.median(t[i] for t in each) for i in range(3)]
+            for side, each in taken.items()}
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--without", help="a hack to time turned off as well")
+    args = parser.parse_args()
     turns = CASES * ANSWER_TURNS
+
+    def off_line(on: list[float], off: list[float] | None) -> str:
+        if off is None:
+            return ""
+        return (f"\n    without {args.without}: {off[0]:.2f} s = {turns / off[0]:,.0f} turns/s, "
+                f"runner CPU {1000 * off[2] / turns:.2f} ms/turn; {off[0] / on[0]:.2f}x the time")
 
     def overhead(path: Path) -> None:
         for parallel in (1, 16):
-            elapsed, whole, cpu = timed_run(path, parallel)
+            found = medians(path, parallel, args.runs, args.without)
+            elapsed, whole, cpu = found["on"]
             print(
                 f"(a) zero latency, parallel {parallel:>2}: {turns} turns in {elapsed:.2f} s = "
                 f"{turns / elapsed:,.0f} turns/s (target >= 500); whole command "
                 f"{whole:.2f} s; runner CPU {1000 * cpu / turns:.2f} ms/turn"
+                + off_line(found["on"], found.get("off"))
             )
 
     def concurrency(path: Path) -> None:
-        for parallel in (1, 4, 16):
+        for parallel in (1, 4, 8, 16):
             ideal = turns * LATENCY / parallel
-            elapsed, whole, _ = timed_run(path, parallel)
+            found = medians(path, parallel, args.runs, args.without)
+            elapsed, whole, _ = found["on"]
             print(
                 f"(b) 50 ms latency, parallel {parallel:>2}: {elapsed:.2f} s, ideal {ideal:.2f} s, "
                 f"ratio {elapsed / ideal:.2f} (target <= 1.25); whole command {whole:.2f} s"
+                + off_line(found["on"], found.get("off"))
             )
 
     with_service(0.0, overhead)

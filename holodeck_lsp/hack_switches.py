@@ -17,6 +17,13 @@ HACKS = {
     "gc-policy": "holodeck_lsp/gc_policy.py",
     "quick-exit": "holodeck_lsp/quick_exit.py",
     "pydantic-plugins": "holodeck_lsp/pydantic_plugins.py",
+    "lean-transport": "holodeck_lsp/runner/services/http_transport.py",
+    "code-cache": "holodeck_lsp/server/code_cache.py",
+    "serve-fast-path": "holodeck_lsp/__main__.py",
+    "validator-warm-up": "holodeck_lsp/server/preload.py",
+    "late-imports": "holodeck_lsp/server/late_imports.py",
+    "incremental-parse": "holodeck_lsp/validation/yaml/incremental.py",
+    "deferred-validators": "holodeck_lsp/models/_base.py",
 }
 
 

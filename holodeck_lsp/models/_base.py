@@ -1,13 +1,20 @@
-"""The base every model shares: unknown keys are rejected, as HoloDeck does."""
+"""The base every model shares: unknown keys are rejected, as HoloDeck does.
+
+Validators are built on first use (`defer_build`), so `check` builds only those of the
+sections a file has: a hack (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`,
+20-line file, cold. Off (`HOLODECK_LSP_WITHOUT=deferred-validators`): every model's
+validator is built when its class is.
+"""
 
 from pydantic import BaseModel, ConfigDict
+
+from holodeck_lsp.hack_switches import hack_on
 
 
 class StrictModel(BaseModel):
     """A configuration model that forbids keys it does not declare."""
 
-    # Validators are built on first use, so `check` builds only the sections a file has.
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid", defer_build=hack_on("deferred-validators"))
 
 
 # Model modules do not use `from __future__ import annotations`: string annotations are

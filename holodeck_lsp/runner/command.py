@@ -51,10 +51,16 @@ from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.run_counts import planned_counts
 from holodeck_lsp.runner.report.shard_merge import merge_reports
-from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
+from holodeck_lsp.runner.report.test_report import (
+    RecordedReport,
+    run_environment,
+    run_report,
+    suite_digest,
+)
 from holodeck_lsp.runner.report.verdict import verdict
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel, ledger_line
+from holodeck_lsp.runner.score.read_back import read_records
 from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy
 from holodeck_lsp.runner.services.redaction import Secrets, activated, terminal_stream
@@ -363,9 +369,10 @@ def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
             print_start_failure(suite.path, failure, run.err)
         return EXIT_USAGE
     duration = int((time.perf_counter() - start) * 1000)
-    report = _report(plan, options=options, done=done, duration=duration)
+    built = _report(plan, options=options, done=done, duration=duration)
+    report = built.report
     comparison = _comparison(plan, report=report)
-    problems = _write_outputs(plan, report=report, comparison=comparison, secrets=run.secrets)
+    problems = _write_outputs(plan, built=built, comparison=comparison, secrets=run.secrets)
     _print_summary(report, comparison=comparison, out=out)
     return _verdict(report, done=done, problems=problems, events=events, err=run.err)
 
@@ -436,7 +443,9 @@ def _run_cases(
     return asyncio.run(execute(suite_run, run.err, run.interrupts))
 
 
-def _report(plan: RunPlan, *, options: RunOptions, done: Execution, duration: int) -> TestReport:
+def _report(
+    plan: RunPlan, *, options: RunOptions, done: Execution, duration: int
+) -> RecordedReport:
     collected, execute_options = plan.collected, options.execute
     suite = collected.suite
     environment = run_environment(
@@ -469,10 +478,12 @@ def _comparison(plan: RunPlan, *, report: TestReport) -> Comparison | None:
 
 
 def _write_outputs(
-    plan: RunPlan, *, report: TestReport, comparison: Comparison | None, secrets: Secrets
+    plan: RunPlan, *, built: RecordedReport, comparison: Comparison | None, secrets: Secrets
 ) -> list[str]:
-    """The reports and the recording; what could not be written."""
-    problems = write_reports(report, plan.outputs.reports, secrets, comparison)
+    """The reports (rendered from the records this run built) and the recording; what
+    could not be written."""
+    problems = write_reports(built.report, built.records, plan.outputs.reports, secrets,
+                             comparison)
     recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:
         try:
@@ -536,7 +547,7 @@ def merge_command(
     except (ValueError, ReportError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    problems = write_reports(report, outputs, secrets)
+    problems = write_reports(report, read_records(report), outputs, secrets)
     for problem in problems:
         err.write(f"error: {problem}\n")
     if problems:

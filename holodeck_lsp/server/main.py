@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.server import startup, timing
+from holodeck_lsp.server import late_imports, timing
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -144,7 +144,7 @@ def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
     _configure_logging()
     reader, writer = pipes
     server = create_server(validator)
-    startup.settle_soon()  # the collector, the late imports: see startup.settle
+    late_imports.settle_soon()  # the collector, the late imports: see late_imports.settle
     timing.mark("server built")
     if port is not None:
         reader.close()

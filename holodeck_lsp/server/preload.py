@@ -3,7 +3,12 @@ module is its whole job): the validation code, loaded with the collector off; th
 validators for a typical agent, built by validating a small one (pydantic builds them on
 first use, a tenth of the first validation of a large suite otherwise); then all of it
 frozen out of the collector's sight (`gc_policy.py`). Each worker forked from there starts
-ready."""
+ready.
+
+The warm-up validation is a hack (CONTRIBUTING, "Performance hacks"). Benchmark row:
+server, spawn -> first diagnostics, 1,000 cases. Off
+(`HOLODECK_LSP_WITHOUT=validator-warm-up`): the first job builds the validators it needs.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from holodeck_lsp import gc_policy
+from holodeck_lsp.hack_switches import hack_on
 
 gc_policy.loading()
 
@@ -65,6 +71,7 @@ def _warm_up() -> None:
         log.exception("warming the validators up failed")
 
 
-_warm_up()
+if hack_on("validator-warm-up"):
+    _warm_up()
 gc_policy.settle()
 timing.mark("validation code loaded")

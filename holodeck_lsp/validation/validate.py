@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError, create_model
 
+from holodeck_lsp.hack_switches import hack_on
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.claude import AGENT_DIR_CONTEXT_KEY
 from holodeck_lsp.models.project_config import GlobalConfig
@@ -101,7 +102,8 @@ def validate_text(
     """Validate one file's text; never raises on any input."""
     ctx = context or ValidationContext()
     file = str(path)
-    if ctx.incremental:  # the server's cache; `check` parses each file once and never needs it
+    # The server's cache (a hack: yaml/incremental.py); `check` parses each file once.
+    if ctx.incremental and hack_on("incremental-parse"):
         from holodeck_lsp.validation.yaml.incremental import load_yaml_incremental
 
         loaded = load_yaml_incremental(text, ctx.max_text)

@@ -1,8 +1,9 @@
-"""A report read back (by `merge`, `--from-report` and every report format) says what the
-run scored: for each turn of generated suites (tool assertions of every shape, graders that
-raise, metrics that cannot be computed, single-turn cases) and of a Python agent that
-raises, the verdict of each expected tool, the turn's failure and its error lines read back
-from the JSON report are what the run's events said."""
+"""A report read back (by `merge` and `--from-report`) says what the run scored: for each
+turn of generated suites (tool assertions of every shape, graders that raise, metrics that
+cannot be computed, single-turn cases) and of a Python agent that raises, the verdict of
+each expected tool, the turn's failure and its error lines read back from the JSON report
+are what the run's events said; and the HTML and JUnit reports the run rendered from its
+own records are byte for byte those rendered from the JSON report read back."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from typing import Any
 import pytest
 
 from holodeck_lsp.models.test_result import TestReport
-from holodeck_lsp.runner.score.read_back import read_case
+from holodeck_lsp.runner.report.formats import render_html, render_junit
+from holodeck_lsp.runner.score.read_back import read_case, read_records
 from holodeck_lsp.runner.score.rollup import result_turns
 from tests.differential.runner import suites as differential
 from tests.runner.fake_model import FakeModelServer
@@ -22,11 +24,20 @@ from tests.support.capture_outputs import PYTHON_AGENT, PYTHON_SUITE
 
 
 def _run(agent: Path, *args: str) -> tuple[TestReport, list[dict[str, Any]]]:
-    report, events = agent.parent / "report.json", agent.parent / "events.jsonl"
-    code, _, err = invoke("run", agent, "-p", "1", "-q", "-o", report, "--events", events, *args)
+    """The run's JSON report and events; its HTML and JUnit reports, rendered from the
+    records the run built, are checked against those rendered from the JSON read back."""
+    folder = agent.parent
+    report, events = folder / "report.json", folder / "events.jsonl"
+    html, junit = folder / "report.html", folder / "report.xml"
+    code, _, err = invoke("run", agent, "-p", "1", "-q", "-o", report, "-o", html, "-o", junit,
+                          "--events", events, *args)  # fmt: skip
     assert code in (0, 1), err
     lines = events.read_text(encoding="utf-8").splitlines()
-    return TestReport.model_validate_json(report.read_text()), [json.loads(x) for x in lines]
+    read = TestReport.model_validate_json(report.read_text())
+    records = read_records(read)
+    assert render_html(read, records) == html.read_text(encoding="utf-8")
+    assert render_junit(read, records) == junit.read_text(encoding="utf-8")
+    return read, [json.loads(x) for x in lines]
 
 
 def _compare(report: TestReport, events: list[dict[str, Any]]) -> int:

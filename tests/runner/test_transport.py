@@ -71,6 +71,17 @@ async def test_content_length_bodies_over_one_kept_alive_connection(server) -> N
     assert len(connections) == 1
 
 
+async def test_an_http_1_0_reply_ends_its_connection_unless_told_keep_alive(server) -> None:  # type: ignore[no-untyped-def]
+    connections, configure = server
+    http10 = b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n%s\r\n{}"
+    responses = await post_twice(configure(lambda n: http10 % b""))
+    assert [r.json() for r in responses] == [{}, {}]
+    assert len(connections) == 2  # a new connection for the second request
+    connections.clear()
+    await post_twice(configure(lambda n: http10 % b"Connection: keep-alive\r\n"))
+    assert len(connections) == 1
+
+
 async def test_chunked_bodies_and_interim_responses(server) -> None:  # type: ignore[no-untyped-def]
     _, configure = server
     chunked = (
@@ -102,9 +113,11 @@ async def test_transport_errors_are_httpx_errors() -> None:
             await client.post("http://127.0.0.1:9/v1/x", json={})
 
 
-def test_a_configured_proxy_selects_the_httpx_transport() -> None:
+def test_a_configured_proxy_selects_the_httpx_transport(monkeypatch: pytest.MonkeyPatch) -> None:
     assert proxy_configured({"https_proxy": "http://proxy:3128"})
     assert not proxy_configured({"HOME": "/root"})
     lean = JsonClient({}, env={})
     proxied = JsonClient({}, env={"HTTPS_PROXY": "http://proxy:3128"})
     assert (lean.lean, proxied.lean) == (True, False)
+    monkeypatch.setenv("HOLODECK_LSP_WITHOUT", "lean-transport")  # how a benchmark times it
+    assert not JsonClient({}, env={}).lean

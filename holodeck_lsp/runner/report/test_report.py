@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_lsp import __version__
@@ -17,6 +18,7 @@ from holodeck_lsp.runner.report.report_reading import CASE_INDEXES, OUR_VERSION,
 from holodeck_lsp.runner.score.attempts import combine, parse_pass_rule
 from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel
 from holodeck_lsp.runner.score.rollup import CaseOutcome, now_iso, summarize
+from holodeck_lsp.runner.score.turn_scores import Records
 
 # The HoloDeck whose `holodeck test` a run reproduces: its report's `holodeck_version`
 # names HoloDeck's version (a field HoloDeck requires), ours is in the environment.
@@ -82,6 +84,15 @@ def run_environment(
     return environment
 
 
+@dataclass(frozen=True)
+class RecordedReport:
+    """A run's report, and the record scoring made of each turn of each of its results:
+    the formats render both (a report read from disk has its records read back)."""
+
+    report: TestReport
+    records: Records
+
+
 def run_report(
     agent_name: str,
     agent_file: str,
@@ -90,8 +101,9 @@ def run_report(
     done: Execution,
     duration: int,
     environment: dict[str, str],
-) -> TestReport:
-    """The report: with --repeat, one result per case by the pass rule, and every attempt."""
+) -> RecordedReport:
+    """The report: with --repeat, one result per case by the pass rule, and every attempt;
+    and the records of the attempts it shows."""
     outcomes, repeats = done.outcomes, list[RepeatedCase]()
     if repeat > 1:
         environment.update(repeat=str(repeat), pass_rule=pass_rule)
@@ -104,4 +116,4 @@ def run_report(
         ran = {o.case.index for o in done.outcomes}
         unique = {case.index: case for case in done.not_run if case.index not in ran}
         report.not_run = [case.label for case in unique.values()]
-    return report
+    return RecordedReport(report, [o.scores for o in outcomes])

@@ -1,8 +1,10 @@
-"""A report's turns read back as scoring's record (`TurnScore`), from what HoloDeck's report
-keeps: the verdict of each expected tool with arguments (`arg_match_details`), the calls
-made, the metric results and the error lines in their order (the turn's failure, then its
-assertions', then its metrics'). No line is read for what it says: which lines are the
-assertions' follows from how many of them failed.
+"""A report read from disk (by `merge`, `run --from-report`), its turns read back as
+scoring's record (`TurnScore`); a run renders the records it built instead, and
+tests/runner/test_read_back.py keeps the two renderings byte-identical. Read
+from what HoloDeck's report keeps: the verdict of each expected tool with arguments
+(`arg_match_details`), the calls made, the metric results and the error lines in their
+order (the turn's failure, then its assertions', then its metrics'). No line is read
+for what it says: which lines are the assertions' follows from how many of them failed.
 
 What the report does not keep is judged again from the recorded calls: a bare name's
 verdict (a call's name contains it), and, when the suite is given (`run --from-report`),
@@ -14,27 +16,20 @@ with `fail_on_error` counts as one of the entries' lines.
 
 from __future__ import annotations
 
-from typing import Any
-
-from holodeck_lsp.models.test_result import TestResult, TurnResult
+from holodeck_lsp.models.test_result import TestReport, TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedTurn, case_at, turn_at
 from holodeck_lsp.runner.score.metrics.turn_metrics import metric_name
 from holodeck_lsp.runner.score.regex_limit import Verdicts
 from holodeck_lsp.runner.score.rollup import as_turn
-from holodeck_lsp.runner.score.tool_assertions import check_tools, is_called
-from holodeck_lsp.runner.score.turn_scores import Check, MetricScore, ToolVerdict, TurnScore
+from holodeck_lsp.runner.score.tool_assertions import bare_name, check_tools, is_called
+from holodeck_lsp.runner.score.turn_scores import (
+    Check,
+    MetricScore,
+    Records,
+    ToolVerdict,
+    TurnScore,
+)
 from holodeck_lsp.validation.yaml.source_map import YamlPath
-
-
-def bare_name(entry: Any) -> str | None:
-    """The name of a report's assertion written as a bare name (or a name with the default
-    count), None for one with arguments or a count."""
-    if isinstance(entry, str):
-        return entry
-    if isinstance(entry, dict) and entry.get("args") is None and entry.get("count", 1) == 1:
-        name = entry.get("name")
-        return name if isinstance(name, str) else None
-    return None
 
 
 def _checks(turn: TurnResult, at: YamlPath) -> tuple[Check, ...]:
@@ -132,6 +127,12 @@ def read_case(result: TestResult, index: int) -> list[TurnScore]:
     if not result.turns:
         return [read_turn(as_turn(result), case_at(index), legacy=True)]
     return [read_turn(t, turn_at(index, t.turn_index), legacy=False) for t in result.turns]
+
+
+def read_records(report: TestReport) -> Records:
+    """Each result of a report read from disk, its turns read back (what the formats render
+    for a run that is not this process's)."""
+    return [read_case(result, index) for index, result in enumerate(report.results)]
 
 
 def _metrics(turn: TurnResult, planned: PlannedTurn | None) -> tuple[MetricScore, ...]:

@@ -41,6 +41,17 @@ def expected_as_json(entry: str | ExpectedTool) -> str | dict[str, Any]:
     return out
 
 
+def bare_name(entry: Any) -> str | None:
+    """The name of a report's assertion (`expected_as_json`'s form) written as a bare name
+    (or a name with the default count), None for one with arguments or a count."""
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict) and entry.get("args") is None and entry.get("count", 1) == 1:
+        name = entry.get("name")
+        return name if isinstance(name, str) else None
+    return None
+
+
 def name_only(entry: str | ExpectedTool) -> str | None:
     if isinstance(entry, str):
         return entry

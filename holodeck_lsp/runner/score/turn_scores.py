@@ -153,3 +153,8 @@ def case_failures(
     if turns or passed:
         return turns
     return [Failure(case_path, "\n".join(errors) or "the test case failed")]
+
+
+# The record of each turn of each result of a report (`records[i]`: `results[i]`'s turns; a
+# single-turn case's one record): what the run built, or a report's read back from disk.
+Records = list[list[TurnScore]]

@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import random
 import ssl
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 import httpx
 
 from holodeck_lsp import __version__
+from holodeck_lsp.hack_switches import hack_on
 from holodeck_lsp.runner.services.failures import BackendError, SessionBroken, note_service_failure
 from holodeck_lsp.runner.services.http_transport import (
     StaleConnection,
@@ -73,22 +72,14 @@ class _NoResponse:
     stale: bool = False
 
 
-def _quiet_async_library_probe() -> None:
-    """httpcore imports `sniffio` on every request to learn the async library; when it is
-    not installed, each failed import scans the whole module path (~0.5 ms a request).
-    Marking it absent once makes the same ImportError free."""
-    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
-        sys.modules["sniffio"] = None  # type: ignore[assignment]
-
-
 class JsonClient:
     """Posts JSON, returns the decoded reply; raises a `BackendError` when it cannot.
 
     One lane per concurrent request, each with a single keep-alive connection: a shared
     pool re-checks every connection on every request, which costs more than the request
     itself at 16 connections. Without a proxy, requests go straight to the lean transport
-    (httpx's client layer alone costs more CPU than the rest of a turn); with one, through
-    an httpx client, which knows proxies.
+    (`http_transport.py`, a performance hack); with one, through an httpx client, which
+    knows proxies.
     """
 
     def __init__(
@@ -99,11 +90,12 @@ class JsonClient:
         tls: bool = True,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        _quiet_async_library_probe()
         self.policy = policy or RetryPolicy()
         # Loading the CA bundle costs ~50 ms: once, and never for a plain-http endpoint.
         context = ssl.create_default_context() if tls else None
-        self.lean = not proxy_configured(os.environ if env is None else env)
+        self.lean = hack_on("lean-transport") and not proxy_configured(
+            os.environ if env is None else env
+        )
         self.headers = {
             "accept": "application/json",
             "content-type": "application/json",

@@ -1,9 +1,15 @@
 """A lean HTTP/1.1 transport for httpx over asyncio streams: one keep-alive connection.
 
-httpx's default transport costs ~2.5 ms of CPU per request on a busy 2-core machine,
-more than the runner spends on everything else in a turn; this one costs a tenth of that.
-It speaks only what model APIs need (HTTP/1.1, TLS, Content-Length or chunked bodies,
-no proxies): `JsonClient` uses httpx's own transport when a proxy is configured.
+httpx's own transport costs 1-2 ms more CPU per request than this one on a busy 2-core
+machine, more than the runner spends on everything else in a turn. It speaks only what
+model APIs need (HTTP/1.1, TLS, Content-Length or chunked bodies; no HTTP/2, no proxies):
+`JsonClient` uses httpx's own transport when a proxy is configured.
+
+Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark rows: runner, turns/s at zero
+latency; runner, 50 ms latency at `-p 8` (`runner_bench.py`). Measured against httpx's
+transport (one client per lane, as with a proxy), alternated, medians of 5 at load 12-17:
+561 against 163 turns/s at zero latency, 3.08 against 4.17 s (35% slower) at 50 ms. Off
+(`HOLODECK_LSP_WITHOUT=lean-transport`): every request goes through httpx's transport.
 """
 
 from __future__ import annotations
@@ -88,10 +94,10 @@ class StreamTransport(httpx.AsyncBaseTransport):
             line = await reader.readline()
             if not line:
                 raise _Stale
-            status, headers = await _head(reader, line)
+            version, status, headers = await _head(reader, line)
             while 100 <= status < 200:  # interim responses carry no body
-                status, headers = await _head(reader, await reader.readline())
-            keep = _keep_alive(headers)
+                version, status, headers = await _head(reader, await reader.readline())
+            keep = _keep_alive(version, headers)
             body, keep = await _body(reader, headers, method, status, keep)
         except (_Stale, httpx.TransportError):
             raise
@@ -123,7 +129,8 @@ def _encode(request: httpx.Request, content: bytes) -> bytes:
 
 async def _head(
     reader: asyncio.StreamReader, status_line: bytes
-) -> tuple[int, list[tuple[bytes, bytes]]]:
+) -> tuple[bytes, int, list[tuple[bytes, bytes]]]:
+    """The version, the status and the headers of a response."""
     parts = status_line.split(None, 2)
     if len(parts) < 2 or not parts[0].startswith(b"HTTP/"):
         shown = active().clip(status_line.decode("latin-1"), 80, "")
@@ -140,7 +147,7 @@ async def _head(
             shown = active().clip(line.decode("latin-1"), 80, "")
             raise httpx.RemoteProtocolError(f"bad header line {shown!r}")
         headers.append((name.strip(), value.strip()))
-    return int(parts[1]), headers
+    return parts[0], int(parts[1]), headers
 
 
 def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> bytes | None:
@@ -150,8 +157,13 @@ def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> bytes | None:
     return None
 
 
-def _keep_alive(headers: list[tuple[bytes, bytes]]) -> bool:
-    return (_header(headers, b"connection") or b"").lower() != b"close"
+def _keep_alive(version: bytes, headers: list[tuple[bytes, bytes]]) -> bool:
+    """HTTP/1.1 keeps the connection unless told `close`; HTTP/1.0 closes it unless told
+    `keep-alive` (RFC 9112, section 9.3)."""
+    tokens = {t.strip() for t in (_header(headers, b"connection") or b"").lower().split(b",")}
+    if version == b"HTTP/1.0":
+        return b"keep-alive" in tokens
+    return b"close" not in tokens
 
 
 async def _body(

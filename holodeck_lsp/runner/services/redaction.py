@@ -12,6 +12,7 @@ another), and it is run once more on each rendered text.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import html
 import json
 import re
@@ -169,9 +170,9 @@ class Secrets:
 def map_strings(
     value: Any, change: Callable[[str], str], skip: Callable[[BaseModel], bool] = lambda m: False
 ) -> Any:
-    """``value`` (strings, dicts, lists, tuples, models) with ``change`` applied to every
-    string, keys too; the same object where nothing changed; models ``skip`` says hold
-    nothing to change are left as they are."""
+    """``value`` (strings, dicts, lists, tuples, models, dataclasses) with ``change`` applied
+    to every string, keys too; the same object where nothing changed; models ``skip`` says
+    hold nothing to change are left as they are."""
     if isinstance(value, str):
         return change(value)
     if isinstance(value, dict):
@@ -188,6 +189,12 @@ def map_strings(
         return type(value)(changed) if isinstance(value, tuple) else changed
     if isinstance(value, BaseModel):
         return value if skip(value) else _map_fields(value, change, skip)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        mapped = {name: map_strings(item, change, skip) for name, item in fields.items()}
+        if all(mapped[name] is item for name, item in fields.items()):
+            return value
+        return dataclasses.replace(value, **mapped)
     return value
 
 

@@ -8,6 +8,10 @@ is parsed with the items' lines blanked. The result is the same data, problems a
 positions as a whole parse (a property test holds the two together); anything this
 cutting cannot promise that for (anchors, merge keys, tabs, several documents, flow
 lists) is parsed whole.
+
+Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark row: server, edit -> diagnostics,
+100 / 1,000 cases (`lsp_latency.py`). Off (`HOLODECK_LSP_WITHOUT=incremental-parse`): the
+server parses each text whole, as `check` does.
 """
 
 from __future__ import annotations

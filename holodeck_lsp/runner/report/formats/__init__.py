@@ -11,6 +11,7 @@ from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.report.formats.html_report import render_html
 from holodeck_lsp.runner.report.formats.junit_xml import render_junit
 from holodeck_lsp.runner.report.formats.markdown_report import render_markdown
+from holodeck_lsp.runner.score.turn_scores import Records
 from holodeck_lsp.runner.services.atomic_output import atomic_write
 from holodeck_lsp.runner.services.redaction import Secrets, map_strings
 
@@ -20,13 +21,18 @@ OWN_FIELDS = ("interrupted", "stop_reason", "not_run", "repeats")
 
 
 class Renderer(Protocol):
-    """A report format: the report, and with `run --baseline` its comparison with the
-    baseline, as the file's text."""
+    """A report format: the report, the record of each of its turns (the run's own, or a
+    report's read back from disk by `merge`), and with `run --baseline` its comparison
+    with the baseline, as the file's text."""
 
-    def __call__(self, report: TestReport, baseline: Comparison | None = None) -> str: ...
+    def __call__(
+        self, report: TestReport, records: Records, baseline: Comparison | None = None
+    ) -> str: ...
 
 
-def render_json(report: TestReport, baseline: Comparison | None = None) -> str:
+def render_json(
+    report: TestReport, records: Records | None = None, baseline: Comparison | None = None
+) -> str:
     """The run's own report: the baseline is `compare`'s to tell, not part of it."""
     unset: Any = {name for name in OWN_FIELDS if not getattr(report, name, None)}
     return report.model_dump_json(indent=2, exclude=unset) + "\n"
@@ -52,15 +58,17 @@ def renderer_for(path: Path) -> Renderer:
 
 def write_reports(
     report: TestReport,
+    records: Records,
     paths: list[Path],
     secrets: Secrets | None = None,
     baseline: Comparison | None = None,
 ) -> list[str]:
-    """Every report that can be written is (with ``baseline``, the deltas beside each
-    case); returns why the others could not be.
+    """Every report that can be written is, from the report and the record of each turn
+    (with ``baseline``, the deltas beside each case); returns why the others could not be.
 
-    The report's values are masked before any format escapes or cuts them; each rendered
-    text is masked once more, in case a secret got there another way."""
+    The report's and the records' values are masked before any format escapes or cuts
+    them; each rendered text is masked once more, in case a secret got there another
+    way."""
     secrets = secrets or Secrets()
     # The JSON report tells whether any value needs masking: most reports need none, and
     # their JSON is written as it is (no second rendering, no walk over the values).
@@ -68,9 +76,11 @@ def write_reports(
         data = render_json(report)
     except ValueError:  # a lone surrogate from a service's JSON: no format could hold it
         report = map_strings(report, encodable)
+        records = map_strings(records, encodable)
         data = render_json(report)
     if secrets.touches(data):
         report = secrets.mask_model(report, touched=True)
+        records = secrets.mask_data(records)
         data = render_json(report)
     if baseline is not None:
         baseline = secrets.mask_model(baseline)
@@ -78,7 +88,7 @@ def write_reports(
     for path in paths:
         render = renderer_for(path)
         try:
-            text = data if render is render_json else render(report, baseline)
+            text = data if render is render_json else render(report, records, baseline)
             atomic_write(path, secrets.mask(text))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")

@@ -39,8 +39,8 @@ from holodeck_lsp.runner.report.formats.html_summary import (
 from holodeck_lsp.runner.report.report_reading import made_by
 from holodeck_lsp.runner.report.run_counts import report_counts
 from holodeck_lsp.runner.score.arg_matchers import brief
-from holodeck_lsp.runner.score.read_back import bare_name, read_case
-from holodeck_lsp.runner.score.turn_scores import TurnScore, compares_reply
+from holodeck_lsp.runner.score.tool_assertions import bare_name
+from holodeck_lsp.runner.score.turn_scores import Records, TurnScore, compares_reply
 
 # Long values are cut: a report of thousands of turns stays small enough to open at once.
 TEXT_LIMIT = 2000
@@ -122,7 +122,9 @@ def _calls(calls: list[ToolInvocation]) -> str:
     return f"<h3>Tool calls</h3><table>{head}{rows}</table>"
 
 
-def _assertions(expected: list[Any] | None, score: TurnScore, matched: bool | None) -> str:
+def _assertions(
+    expected: list[Any] | None, score: TurnScore, matched: bool | None, single: bool
+) -> str:
     if not expected:
         return ""
     items: list[str] = []
@@ -131,7 +133,9 @@ def _assertions(expected: list[Any] | None, score: TurnScore, matched: bool | No
         if name is not None:
             why = "called" if check.passed else str(check.message)
             items.append(_assertion_item(bool(check.passed), escape(name), why))
-        elif check.passed is None:  # a single-turn case's result keeps the verdict only
+        elif single or check.passed is None:
+            # A single-turn case's result keeps the case's verdict only: a report read back
+            # says no more, and the run's own page says the same.
             ok = matched is not False
             why = "the assertions held" if ok else "the assertions did not all hold"
             items.append(_assertion_item(ok, escape(_json(entry)), why))
@@ -190,7 +194,7 @@ def _turn(t: TurnResult, score: TurnScore, case: int) -> str:
                f'<span class="t">{t.execution_time_ms} ms</span></h3>')
     return _exchange(t.passed, heading, t.errors, t.input, t.response, t.ground_truth,
                      t.metric_results, t.tool_invocations,
-                     _assertions(t.expected_tools, score, t.tools_matched),
+                     _assertions(t.expected_tools, score, t.tools_matched, single=False),
                      f"case-{case}-turn-{t.turn_index}")
 
 
@@ -198,7 +202,7 @@ def _single(r: TestResult, score: TurnScore) -> str:
     """A single-turn case: its one exchange, shown as the case itself."""
     return _exchange(r.passed, "", r.errors, r.test_input, r.agent_response, r.ground_truth,
                      r.metric_results, r.tool_invocations,
-                     _assertions(r.expected_tools, score, r.tools_matched), None)
+                     _assertions(r.expected_tools, score, r.tools_matched, single=True), None)
 
 
 def _exchange(passed: bool, heading: str, errors: list[str], message: str | None,
@@ -254,6 +258,7 @@ def _against(baseline: Comparison | None, changes: dict[int, CaseChange]) -> str
 
 def _case(
     r: TestResult,
+    scores: list[TurnScore],
     index: int,
     repeat: RepeatedCase | None,
     opened: bool,
@@ -263,7 +268,6 @@ def _case(
     name = escape(case_name(r, index))
     turns = r.turns or []
     count = f"{sum(t.passed for t in turns)}/{len(turns)} turns" if turns else "single turn"
-    scores = read_case(r, index)
     if turns:
         exchanges = (_turn(t, score, index) for t, score in zip(turns, scores, strict=True))
         body = _errors(r.errors) + "".join(exchanges)
@@ -288,8 +292,9 @@ def _keys(keys: tuple[str, ...]) -> str:
     return " or ".join(f"<kbd>{k}</kbd>" for k in keys)
 
 
-def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
-    """The page; with a baseline, what changed since it beside each case."""
+def render_html(report: TestReport, records: Records, baseline: Comparison | None = None) -> str:
+    """The page, from the report and the record of each turn; with a baseline, what changed
+    since it beside each case."""
     title = f"Test report: {report.agent_name}"
     banner = ""
     if report.interrupted:
@@ -303,8 +308,9 @@ def render_html(report: TestReport, baseline: Comparison | None = None) -> str:
     opened = set(failed[:OPEN_FAILED])
     changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
     cases = "".join(
-        _case(r, i, repeats[i] if i < len(repeats) else None, i in opened, changes.get(i))
-        for i, r in enumerate(report.results)
+        _case(r, scores, i, repeats[i] if i < len(repeats) else None, i in opened,
+              changes.get(i))
+        for i, (r, scores) in enumerate(zip(report.results, records, strict=True))
     )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'

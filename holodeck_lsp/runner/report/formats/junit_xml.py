@@ -19,8 +19,7 @@ from holodeck_lsp.models.test_result import (
     TurnResult,
 )
 from holodeck_lsp.runner.report.failure_reasons import turn_problems
-from holodeck_lsp.runner.score.read_back import read_case
-from holodeck_lsp.runner.score.turn_scores import TurnScore
+from holodeck_lsp.runner.score.turn_scores import Records, TurnScore
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -118,15 +117,15 @@ def _turn(suite: ET.Element, classname: str, turn: TurnResult, score: TurnScore)
     return outcome
 
 
-def render_junit(report: TestReport, baseline: Comparison | None = None) -> str:
-    """JUnit XML (a baseline has no place in it: CI tools read only verdicts)."""
+def render_junit(report: TestReport, records: Records, baseline: Comparison | None = None) -> str:
+    """JUnit XML, from the report and the record of each turn (a baseline has no place in
+    it: CI tools read only verdicts)."""
     root = ET.Element("testsuites", name=report.agent_name)
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    for i, result in enumerate(report.results):
+    for i, (result, scores) in enumerate(zip(report.results, records, strict=True)):
         label = result.test_name or f"test_cases[{i}]"
         suite = ET.SubElement(root, "testsuite", name=label, timestamp=result.timestamp)
         classname = f"{report.agent_name}.{label}"
-        scores = read_case(result, i)
         if result.turns:
             turns = zip(result.turns, scores, strict=True)
             outcomes = [_turn(suite, classname, turn, score) for turn, score in turns]

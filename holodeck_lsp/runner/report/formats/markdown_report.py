@@ -23,7 +23,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
 )
 from holodeck_lsp.runner.report.comparison.comparison_text import counts_line, signed
 from holodeck_lsp.runner.report.run_counts import report_counts
-from holodeck_lsp.runner.score.turn_scores import metric_reason
+from holodeck_lsp.runner.score.turn_scores import Records, metric_reason
 
 _CELL_LIMIT = 80
 
@@ -170,8 +170,11 @@ def _interruption(report: TestReport) -> list[str]:
     return [line, ""]
 
 
-def render_markdown(report: TestReport, baseline: Comparison | None = None) -> str:
-    """The report; with a baseline, what changed since it beside each case."""
+def render_markdown(
+    report: TestReport, records: Records, baseline: Comparison | None = None
+) -> str:
+    """The report (its results say all it shows: ``records`` is not read); with a baseline,
+    what changed since it beside each case."""
     s = report.summary
     changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
     column = (" vs baseline |", "---|") if baseline else ("", "")
