@@ -1,14 +1,9 @@
 """The `holodeck-lsp` program (and `python -m holodeck_lsp`).
 
-`holodeck-lsp serve`, the command editors run, starts the language server without
-loading the command line: typer and click are a tenth of a second before the validation
-worker could start. Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark row: server,
-spawn -> first diagnostics. Off (`HOLODECK_LSP_WITHOUT=serve-fast-path`): `serve` goes
-through `cli` as every other command does.
-
-The garbage collector follows `gc_policy.py`; `check` and `serve` look for no pydantic
-plugin (`pydantic_plugins.py`); `check` ends without tearing the interpreter down
-(`quick_exit.py`).
+`serve`, the command editors run, starts the server without loading typer and click (a
+tenth of a second before the worker could start): a hack (CONTRIBUTING, "Performance
+hacks"). Benchmark row: server, first diagnostics. Off
+(`HOLODECK_LSP_WITHOUT=serve-fast-path`): `serve` goes through `cli` as the rest does.
 """
 
 from __future__ import annotations

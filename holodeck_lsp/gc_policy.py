@@ -1,9 +1,9 @@
 """The one policy for Python's cyclic garbage collector: every toggle goes through here.
 
 Our processes build many objects that live as long as they do (modules, model classes, a
-large suite's parse tree, its diagnostics) and make little cyclic garbage: reference
-counting frees nearly everything, and each pass of the collector rescans the survivors
-for nothing. So the collector is off while such objects are built, and on otherwise:
+large suite's parse tree) and little cyclic garbage, which reference counting does not
+free: the collector's passes rescan the survivors for nothing. So it is off while such
+objects are built, and on otherwise:
 
 - `loading()`: off from a process's first moment while it imports (`__main__.main` for
   the program, `server/preload.py` for the validation worker's forkserver).
@@ -18,10 +18,9 @@ for nothing. So the collector is off while such objects are built, and on otherw
 - `paused()`: off while a validation job runs (the worker's, the thread worker's), on
   again when the last running job ends; the job's objects are freed when it ends.
 
-Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark rows: `check`, 1,000-case
-4-turn suite, cold; server, edit -> diagnostics, 100 / 1,000 cases; server, spawn ->
-first diagnostics. Off (`HOLODECK_LSP_WITHOUT=gc-policy`): no function here touches
-the collector, which runs as Python runs it.
+A hack (CONTRIBUTING, "Performance hacks"). Benchmark rows: `check`, 1,000 cases, cold;
+server, first diagnostics and edit -> diagnostics. Off (`HOLODECK_LSP_WITHOUT=gc-policy`):
+nothing here touches the collector.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""Every performance hack can be turned off, so that a benchmark can time the product
-without it and the hack has to earn its keep (CONTRIBUTING, "Performance hacks").
-
-`HOLODECK_LSP_WITHOUT=NAME[,NAME...]` in a process's environment (its children inherit
-it) turns those hacks off; the benchmarks' `--without NAME` times this checkout so, in
-the same alternation as the rest. Standard library only: read at the bottom of the
-package, and before anything heavy is imported.
-"""
+"""Every performance hack's off switch (CONTRIBUTING, "Performance hacks"):
+`HOLODECK_LSP_WITHOUT=NAME[,NAME]` in the environment (children inherit it), as the
+benchmarks' `--without NAME` sets it. Standard library only."""
 
 from __future__ import annotations
 

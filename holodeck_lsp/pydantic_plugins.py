@@ -1,17 +1,14 @@
 """Pydantic's plugins off in `check` and `serve`, in our own processes only.
 
-The first time pydantic builds a model's validator, it reads the entry points of every
-installed distribution, looking for plugins (some 30 ms of a pre-commit hook's start-up).
-`check` and `serve` use none, so `disable_plugins()` sets `PYDANTIC_DISABLE_PLUGINS`
-(pydantic reads it at each build) in their process, which the server's validation worker
-inherits. A process started for code that is not ours gets the environment without it
-(`child_environment()`): a grader imported to check it (`check --import-graders`), and the
-`holodeck-lsp run` an editor starts. `run` never sets it: its in-process agents, tools
-and graders keep their pydantic plugins (logfire's, for one). A value the user set is
-left as it is, and passed on.
+Pydantic reads every installed distribution's entry points for plugins when it first
+builds a validator. `check` and `serve` use none: `disable_plugins()` sets
+`PYDANTIC_DISABLE_PLUGINS` for them (the validation worker inherits it), and a child
+running code not ours (a grader's import, the `run` an editor starts) gets the
+environment without it. `run` keeps its agents', tools' and graders' plugins (logfire's,
+say); a value the user set is theirs.
 
-Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`, 20-line file,
-cold. Off (`HOLODECK_LSP_WITHOUT=pydantic-plugins`): pydantic looks for plugins as usual.
+A hack (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`, 20-line file, cold.
+Off (`HOLODECK_LSP_WITHOUT=pydantic-plugins`): pydantic looks for plugins as usual.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""`check` ends without tearing the interpreter down.
+"""`check` ends with `os._exit` once its output is flushed: freeing a large suite's objects
+and every module one by one is a tenth of its run, and it has no atexit work left.
 
-Freeing a large suite's objects and every module one by one is a tenth of `check`'s run,
-and nothing of it is needed: once its output is flushed, `check` has no atexit handler
-with work left. So the process ends with `os._exit`, after flushing stdout and stderr as
-the interpreter would (a report that cannot be written still exits 120).
-
-Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`, 1,000-case 4-turn
-suite, cold. Off (`HOLODECK_LSP_WITHOUT=quick-exit`): `check` exits as any program does.
+A hack (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`, 1,000-case suite,
+cold. Off (`HOLODECK_LSP_WITHOUT=quick-exit`): `check` exits as any program does.
 """
 
 from __future__ import annotations

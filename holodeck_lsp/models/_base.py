@@ -1,9 +1,8 @@
 """The base every model shares: unknown keys are rejected, as HoloDeck does.
 
-Validators are built on first use (`defer_build`), so `check` builds only those of the
-sections a file has: a hack (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`,
-20-line file, cold. Off (`HOLODECK_LSP_WITHOUT=deferred-validators`): every model's
-validator is built when its class is.
+Validators are built on first use (`defer_build`), so `check` builds only its file's: a
+hack (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`, 20-line file, cold.
+Off (`HOLODECK_LSP_WITHOUT=deferred-validators`): each is built with its class.
 """
 
 from pydantic import BaseModel, ConfigDict

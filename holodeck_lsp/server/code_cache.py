@@ -11,12 +11,8 @@ The file holds code the server runs, so it is only read when this user owns it a
 folder and nobody else may write to either; anything unexpected in it means it is
 ignored (and rewritten). `HOLODECK_LSP_CODE_CACHE=0` turns the cache off.
 
-Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark row: server, spawn -> first
-diagnostics (and `instruction_counts.py`'s protocol side). Measured against the server
-without it, alternated with yaml-language-server, medians of 7 at load 11-16: 2,203
-against 2,838 ms at 100 cases, 2,334 against 3,079 ms at 1,000 (without the early
-`initialize` path, which it replaced: issue 33). Off: `HOLODECK_LSP_WITHOUT=code-cache`
-(or `HOLODECK_LSP_CODE_CACHE=0`).
+A hack (CONTRIBUTING, "Performance hacks"). Benchmark row: server, spawn -> first
+diagnostics. Off: `HOLODECK_LSP_WITHOUT=code-cache` (or `HOLODECK_LSP_CODE_CACHE=0`).
 """
 
 from __future__ import annotations

@@ -1,16 +1,13 @@
 """What the server does once start-up is over: `settle`, once, on a thread.
 
-The server answers `initialize` before it loads the models and the editor queries:
-completion, hover, fixes and definitions import them on first use. Once the first
-diagnostics are out (or `SETTLE_AFTER` seconds after the server is built, whichever
-comes first), `settle` imports them (`LATE_IMPORTS`), so the first query finds them
-loaded; then it saves the code cache (`code_cache.py`) and moves start-up's objects out of
-the garbage collector's sight (`gc_policy.settle`).
+The editor queries import the models on first use, after `initialize`. Once the first
+diagnostics are out (or `SETTLE_AFTER` seconds after the server is built), `settle`
+imports them ahead of the first query (`LATE_IMPORTS`), saves the code cache and moves
+start-up's objects out of the collector's sight (`gc_policy.settle`).
 
-The imports ahead of the first query are a hack (CONTRIBUTING, "Performance hacks").
-Benchmark row: server, completion / hover p95 under 100 edits/s (`lsp_storm.py`, whose
-storm starts with the first diagnostics). Off (`HOLODECK_LSP_WITHOUT=late-imports`): the
-first query of each kind imports what it needs.
+The imports are a hack (CONTRIBUTING, "Performance hacks"). Benchmark row: completion /
+hover p95 (`lsp_storm.py`, which storms from the first diagnostics). Off
+(`HOLODECK_LSP_WITHOUT=late-imports`): the first query of each kind imports them.
 """
 
 from __future__ import annotations

@@ -5,9 +5,8 @@ first use, a tenth of the first validation of a large suite otherwise); then all
 frozen out of the collector's sight (`gc_policy.py`). Each worker forked from there starts
 ready.
 
-The warm-up validation is a hack (CONTRIBUTING, "Performance hacks"). Benchmark row:
-server, spawn -> first diagnostics, 1,000 cases. Off
-(`HOLODECK_LSP_WITHOUT=validator-warm-up`): the first job builds the validators it needs.
+The warm-up is a hack (CONTRIBUTING, "Performance hacks"). Benchmark row: server, first
+diagnostics. Off (`HOLODECK_LSP_WITHOUT=validator-warm-up`): the first job builds them.
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@ before the worker starts.
 
 from __future__ import annotations
 
-import importlib.machinery
-import sys
 from typing import TYPE_CHECKING
 
 from holodeck_lsp.isolation.children import drop_working_directory
@@ -17,15 +15,6 @@ from holodeck_lsp.server.startup import start_validator
 
 if TYPE_CHECKING:
     from holodeck_lsp.server.validation_scheduler import Validator
-
-
-def _spare_children_the_main_script() -> None:
-    """multiprocessing runs the program's main script again in each child it starts, unless
-    `__main__` has a module spec; for `holodeck-lsp` that script loads the whole command
-    line (typer, click), and the worker's children need nothing of it."""
-    main = sys.modules.get("__main__")
-    if main is not None and getattr(main, "__spec__", None) is None:
-        main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
 
 
 def tcp_address(text: str) -> tuple[str, int]:
@@ -47,7 +36,6 @@ def serve(
     # Before anything starts a process or imports lazily: see isolation/ and stdio.py.
     drop_working_directory()
     pipes = stdio.take_protocol_pipes()
-    _spare_children_the_main_script()
     validator = validator or start_validator()
     timing.mark("validation worker launched")
     code_cache.install()  # before lsprotocol's classes are built

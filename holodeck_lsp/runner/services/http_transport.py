@@ -5,11 +5,8 @@ machine, more than the runner spends on everything else in a turn. It speaks onl
 model APIs need (HTTP/1.1, TLS, Content-Length or chunked bodies; no HTTP/2, no proxies):
 `JsonClient` uses httpx's own transport when a proxy is configured.
 
-Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark rows: runner, turns/s at zero
-latency; runner, 50 ms latency at `-p 8` (`runner_bench.py`). Measured against httpx's
-transport (one client per lane, as with a proxy), alternated, medians of 5 at load 12-17:
-561 against 163 turns/s at zero latency, 3.08 against 4.17 s (35% slower) at 50 ms. Off
-(`HOLODECK_LSP_WITHOUT=lean-transport`): every request goes through httpx's transport.
+A hack (CONTRIBUTING, "Performance hacks"). Benchmark rows: runner, turns/s at zero
+latency and at 50 ms, `-p 8`. Off (`HOLODECK_LSP_WITHOUT=lean-transport`): httpx's own.
 """
 
 from __future__ import annotations

@@ -9,9 +9,8 @@ positions as a whole parse (a property test holds the two together); anything th
 cutting cannot promise that for (anchors, merge keys, tabs, several documents, flow
 lists) is parsed whole.
 
-Hack rule (CONTRIBUTING, "Performance hacks"). Benchmark row: server, edit -> diagnostics,
-100 / 1,000 cases (`lsp_latency.py`). Off (`HOLODECK_LSP_WITHOUT=incremental-parse`): the
-server parses each text whole, as `check` does.
+A hack (CONTRIBUTING, "Performance hacks"). Benchmark row: server, edit -> diagnostics.
+Off (`HOLODECK_LSP_WITHOUT=incremental-parse`): each text is parsed whole.
 """
 
 from __future__ import annotations
