@@ -26,6 +26,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.server import timing
 from holodeck_lsp.server.framing import body_length
 from holodeck_lsp.server.initialization import Start, answer, read_params
@@ -174,8 +175,8 @@ class FirstMessages:
     def _look_at(self, body: bytes, first: bool) -> bool:
         """Acts on one message; whether to look at the next one."""
         try:
-            message = json.loads(body)
-        except ValueError:  # not JSON, not UTF-8: pygls answers it
+            message = loads(body, MAX_FILE_DEPTH)
+        except ValueError:  # not JSON, not UTF-8, nested too deep: pygls answers it
             return False
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return False
