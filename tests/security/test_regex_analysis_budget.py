@@ -30,6 +30,7 @@ from holodeck_lsp.validation.lints.backtracking import MAX_WORK, Analysis, analy
 from holodeck_lsp.validation.lints.matchers import BACKTRACKING
 from tests.runner.helpers import invoke, write
 from tests.security.regex_grammar import ADVERSARIAL, ZERO_WIDTH, hostile_pattern, nested
+from tests.security.test_regex_backtracking import LOOKUPS
 
 # Lines of the analysis module run per step it counts: the most the fuzz corpus and the
 # adversarial families need is under 30 (a step is a few lines: a dict update, a check).
@@ -108,22 +109,6 @@ def test_past_the_budget_the_answer_is_no_warning() -> None:
     assert (crowded.exponential, crowded.complete, crowded.work) == (False, False, MAX_WORK)
 
 
-AGENT = """
-name: budget
-model:
-  provider: openai
-  name: gpt-4o
-instructions:
-  inline: Answer.
-tools:
-  - {name: lookup, type: function, description: Look up., file: tools.py, function: lookup}
-test_cases:
-  - name: lookups
-    input: look it up
-    expected_tools:
-      - name: lookup
-        args:
-"""
 TOOLS = "def lookup(**kwargs):\n    return 1\n"
 
 
@@ -135,7 +120,7 @@ def test_check_answers_at_once_on_nested_repeats_and_still_warns_after_them(
     patterns = [nested(core, 12) for core in ["", "^", r"\b", "(?=a)"]]
     patterns.append(nested("$", 12) + "(a|a)*c")
     args = "".join(f"          q{i}: {{regex: '{p}'}}\n" for i, p in enumerate(patterns))
-    path = write(tmp_path, {"agent.yaml": AGENT + args, "tools.py": TOOLS})
+    path = write(tmp_path, {"agent.yaml": LOOKUPS + args, "tools.py": TOOLS})
     code, out, _ = invoke("check", path, "--format", "github")
     where = 'test case "lookups": test_cases[0].expected_tools[0].args.q4.regex'
     line = path.read_text().splitlines().index(f"          q4: {{regex: '{patterns[-1]}'}}") + 1
