@@ -15,6 +15,7 @@ messages and settings.
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from collections.abc import Iterator
@@ -402,3 +403,32 @@ async def test_a_report_nested_deep_reaches_the_editor_through_the_runs_events(
         assert answer == {"exitCode": 1, "passed": 1, "failed": 1}
     finally:
         await stop(client)
+
+
+# -- one reader ------------------------------------------------------------------------------
+
+PACKAGE = REPO / "holodeck_lsp"
+# JSON that only our own child processes write (their protocols), read as it is.
+OWN_PROTOCOLS = {"graders/isolated.py", "runner/score/regex_child.py",
+                 "runner/score/regex_limit.py"}
+
+
+def test_json_from_outside_is_read_through_the_shared_reader_only() -> None:
+    # `json.load(s)` and httpx's `.json()` recurse without a limit: everything else reads
+    # through holodeck_lsp/nesting.py (pydantic's `model_validate_json`, which reports use,
+    # stops at MAX_FILE_DEPTH itself).
+    found = []
+    for file in sorted(PACKAGE.rglob("*.py")):
+        name = file.relative_to(PACKAGE).as_posix()
+        if name == "nesting.py" or name in OWN_PROTOCOLS:
+            continue
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            owner = node.func.value
+            module = owner.id if isinstance(owner, ast.Name) else None
+            if (module == "json" and node.func.attr in ("load", "loads")) or (
+                node.func.attr == "json" and not node.args
+            ):
+                found.append(f"{name}:{node.lineno}")
+    assert found == []

@@ -40,7 +40,7 @@ from yaml.tokens import (
     FlowSequenceStartToken,
 )
 
-from holodeck_lsp.nesting import MAX_DEPTH as NESTING_LIMIT
+from holodeck_lsp.nesting import MAX_DEPTH  # levels of lists and mappings, as any value's
 from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
 try:  # the C parser is 10x faster; the pure one gives the same values
@@ -53,8 +53,6 @@ _STR_TAG = "tag:yaml.org,2002:str"
 
 # Safety limits: past them a document is a diagnostic (HL007), never a resource problem.
 MAX_TEXT = 6_000_000  # characters validated in full
-# Nesting levels of lists and mappings: those of any value from outside (nesting.py).
-MAX_DEPTH = NESTING_LIMIT
 MAX_ALIASES = 10_000  # alias uses expanded
 MAX_ALIAS_VALUES = 100_000  # values the aliases bring in, each use counted as a copy
 # What YAML's reader refuses (controls, lone surrogates, U+FFFE/U+FFFF).
