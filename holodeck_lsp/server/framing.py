@@ -7,7 +7,7 @@ a header of thousands of digits raises in `int` (Python refuses to convert more 
 server. So pygls reads the client through `GuardedReader`: a header line is handed on
 only when its length is one we accept (`refusal`); a message whose length is refused is
 dropped with a log line, up to the next `Content-Length` header, and the server goes on
-with that message. A header line longer than `MAX_HEADER_LINE` is dropped the same way.
+from there. A header line longer than `MAX_HEADER_LINE` is dropped the same way.
 `first_messages.py`, which reads the first messages before pygls has loaded, leaves such
 framing to pygls with the same test.
 """
@@ -44,6 +44,8 @@ def refusal(line: bytes) -> str | None:
     if found is None or body_length(found.group(1)) is not None:
         return None
     digits = found.group(1)
+    if len(digits.lstrip(b"0")) <= _DIGITS and int(digits.lstrip(b"0") or b"0") <= MAX_BODY:
+        return f"its Content-Length is written with {len(digits):,} digits (at most {_DIGITS})"
     shown = digits.decode()
     if len(digits) > 20:
         shown = f"{shown[:12]}... ({len(digits):,} digits)"

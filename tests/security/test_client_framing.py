@@ -32,7 +32,7 @@ HEADERS = {
                      "its Content-Length is 999999999999... (5,000 digits)" + OVER),
     "its own length after 5,000 zeros": (
         b"Content-Length: " + b"0" * 5000 + str(len(SHUTDOWN)).encode() + b"\r\n\r\n",
-        "its Content-Length is 000000000000... (5,002 digits)" + OVER),
+        "its Content-Length is written with 5,002 digits (at most 9)"),
     "a petabyte": (b"Content-Length: 1000000000000000\r\n\r\n",
                    "its Content-Length is 1000000000000000" + OVER),
     "just past the limit, with a Content-Type": (
