@@ -122,4 +122,3 @@ def _where(path: tuple[str | int, ...]) -> str:
     its first levels only."""
     shown = "".join(f"[{key!r}]" for key in path[:6])
     return shown + ("..." if len(path) > 6 else "")
-
