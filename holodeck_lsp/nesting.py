@@ -23,7 +23,11 @@ from typing import Any
 
 MAX_DEPTH = 64  # levels of lists and mappings in a value from outside
 MAX_FILE_DEPTH = 200  # in a file or a message that carries such values
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # a string (skipped) or a bracket
+# A string (skipped whole: a run of plain characters, then escapes each with the run after
+# it, so the engine keeps no state per character) or a bracket.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_CONTAINERS = (dict, list, tuple)
 
 
 class TooDeep(ValueError):
@@ -42,7 +46,9 @@ class TooDeep(ValueError):
 
 def loads(text: str | bytes, limit: int = MAX_DEPTH) -> Any:
     """``json.loads(text)``, refused with `TooDeep` past ``limit`` levels (raises
-    ValueError, as `json.loads` does, for what is not JSON)."""
+    ValueError, as `json.loads` does, for what is not JSON). Parsed first (in C), then its
+    lists and mappings walked unless the text has too few brackets to nest that deep; the
+    text is scanned for the place only when refused."""
     try:
         value = json.loads(text)
     except RecursionError:
@@ -57,20 +63,38 @@ def loads(text: str | bytes, limit: int = MAX_DEPTH) -> Any:
 
 def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
     """`TooDeep` (with its path) when ``value``'s lists, tuples and mappings nest past
-    ``limit`` levels; walked with a stack of its own, so any depth is safe to ask about."""
-    # Each entry: an item, its depth, and where it is (its key and its parent's entry).
-    stack: list[tuple[Any, int, Any]] = [(value, 0, None)]
-    while stack:
-        item, depth, where = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.items()
-        elif isinstance(item, (list, tuple)):
-            children = enumerate(item)
-        else:
-            continue
-        if depth >= limit:
-            raise TooDeep(limit, path=_path(where))
-        stack.extend((child, depth + 1, (key, where)) for key, child in children)
+    ``limit`` levels. Walked level by level, each list or mapping once per level however
+    often it is referred to, so any depth, sharing or cycle is safe to ask about."""
+    path = _path_past(value, limit)
+    if path is not None:
+        raise TooDeep(limit, path=path)
+
+
+def _path_past(value: Any, limit: int) -> tuple[str | int, ...] | None:
+    """The keys and indexes down to a list or mapping past ``limit`` levels, or None."""
+    # Each level's lists and mappings by identity, each with where it is (its key and its
+    # parent's entry).
+    level: dict[int, tuple[Any, Any]] = (
+        {id(value): (value, None)} if isinstance(value, _CONTAINERS) else {})
+    depth = 1
+    while level:
+        if depth > limit:
+            _, where = next(iter(level.values()))
+            return _path(where)
+        below: dict[int, tuple[Any, Any]] = {}
+        for item, where in level.values():
+            if isinstance(item, dict):
+                keys: Any = item.keys()
+                children: Any = item.values()
+            else:
+                keys, children = range(len(item)), item
+            if _SCALARS.issuperset(map(type, children)):  # in C: most hold scalars only
+                continue
+            for key, child in zip(keys, children, strict=True):
+                if isinstance(child, _CONTAINERS) and id(child) not in below:
+                    below[id(child)] = (child, (key, where))
+        level, depth = below, depth + 1
+    return None
 
 
 def _path(where: Any) -> tuple[str | int, ...]:
@@ -89,8 +113,8 @@ def _may_nest_past(text: str | bytes, limit: int) -> bool:
 
 
 def _placed(text: str | bytes, limit: int) -> TooDeep:
-    """`TooDeep` at the first bracket of ``text`` past ``limit`` levels (line and column
-    in characters)."""
+    """`TooDeep` at the first bracket of ``text`` past ``limit`` levels, as a line and a
+    column of characters. Only strings and brackets are visited (strings whole)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     depth = 0
