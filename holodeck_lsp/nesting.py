@@ -1,5 +1,6 @@
 """The one way to read nested data from outside: JSON text, or a value a client, a model
-or user code handed over, refused past a depth before anything recurses over it.
+or user code handed over, refused past a depth before anything else recurses over it
+(the JSON parser's own `RecursionError` is caught here, at the boundary).
 
 Python's `json` parser recurses once per level and raises `RecursionError` somewhere
 past a thousand; so do `jsonschema`'s check, `repr`, pydantic's serialiser and our own
