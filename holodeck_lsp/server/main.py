@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -30,6 +30,7 @@ from holodeck_lsp.server.features import (
 from holodeck_lsp.server.features import (
     pulled_diagnostics as diagnostics,
 )
+from holodeck_lsp.server.framing import GuardedReader
 from holodeck_lsp.server.initialization import SERVER_NAME
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
@@ -151,7 +152,8 @@ def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
         writer.close()
         server.start_tcp(host or "127.0.0.1", port)
     else:
-        server.start_io(reader, writer)
+        # pygls calls only `readline` and `read` of its stdin: a guard of the framing.
+        server.start_io(cast(BinaryIO, GuardedReader(reader)), writer)
 
 
 __all__ = ["ROUTES", "create_server", "serve"]

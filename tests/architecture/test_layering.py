@@ -22,13 +22,15 @@ PACKAGE = Path(holodeck_lsp.__file__).parent
 LAYERS = [
     # hack_switches: every performance hack's off switch (standard library only)
     {"hack_switches"},
-    # gc_policy, pydantic_plugins, quick_exit: performance hacks the program applies
-    # first thing (CONTRIBUTING, "Performance hacks");
     # named_files: the one way to read a file a YAML file names (standard library only);
     # file_writes: the one way to replace a file whole;
     # isolation: keeping the workspace's modules off the import path (child interpreters,
-    # the standard-library guard), under everything that starts Python or imports user code
-    {"named_files", "file_writes", "isolation", "gc_policy", "pydantic_plugins", "quick_exit"},
+    # the standard-library guard), under everything that starts Python or imports user code;
+    # nesting: the one way to read nested JSON and values from outside, depth-bounded
+    # gc_policy, pydantic_plugins, quick_exit: performance hacks the program applies
+    # first thing (CONTRIBUTING, "Performance hacks")
+    {"named_files", "file_writes", "isolation", "nesting", "gc_policy", "pydantic_plugins",
+     "quick_exit"},
     # graders: static resolution and the isolated import; exit_codes and run_defaults: one
     # table each, no imports;
     # install_hints: how to install an extra, one sentence; hygiene: text shown safely
