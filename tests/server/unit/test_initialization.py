@@ -21,8 +21,7 @@ from holodeck_lsp.server.main import create_server
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.worker import Worker
 
-CLIENTS = ["visual-studio-code", "neovim@v0.6.1", "neovim@v0.7.0", "neovim@v0.8.0",
-           "neovim@v0.9.1", "neovim@v0.10.0", "neovim@v0.11.0", "emacs@v29.1"]
+CLIENTS = ["visual-studio-code", "neovim@v0.6.1", "neovim@v0.10.0", "emacs@v29.1"]
 
 
 def _recorded(name: str) -> dict[str, Any]:
@@ -45,15 +44,10 @@ VARIANTS = {
     "no capabilities": {},
     "pull diagnostics": _with(VSCODE, "textDocument.diagnostic", {"relatedDocumentSupport": True}),
     "pull diagnostics, no details": _with({}, "textDocument.diagnostic", {}),
-    "willSave true": _with({}, "textDocument.synchronization.willSave", True),
-    "willSave false": _with({}, "textDocument.synchronization.willSave", False),
-    "willSaveWaitUntil only": _with({}, "textDocument.synchronization.willSaveWaitUntil", True),
     "utf-32 first": _with({}, "general.positionEncodings", ["utf-32", "utf-8"]),
     "unknown encodings only": _with({}, "general.positionEncodings", ["utf-7", "ebcdic"]),
     "unknown encoding first": _with({}, "general.positionEncodings", ["utf-7", "utf-8"]),
     "empty encodings": _with({}, "general.positionEncodings", []),
-    "notebooks": _with(VSCODE, "notebookDocument", {"synchronization": {}}),
-    "file operations": _with(VSCODE, "workspace.fileOperations", {"didCreate": True}),
     **{name: _recorded(name) for name in CLIENTS},
 }
 
