@@ -22,7 +22,7 @@ def main() -> None:
     if sys.argv[1:] == ["serve"] and hack_on("serve-fast-path"):
         from holodeck_lsp.server.start import serve
 
-        serve()  # the collector comes on once the server has settled (server/late_imports.py)
+        serve()  # the collector comes on once the server has settled (server/startup.py)
         return
     from holodeck_lsp.cli import main as cli
 

@@ -11,7 +11,7 @@ objects are built, and on otherwise:
   (it then ends without tearing them down, `quick_exit.py`).
 - `settle()`: what start-up built is moved out of the collector's sight (`gc.freeze`,
   so no pass ever rescans it) and the collector comes on. The server does so once its
-  first diagnostics are out (`server/late_imports.py`, with a timer in case no document is
+  first diagnostics are out (`server/startup.py`, with a timer in case no document is
   ever opened); the worker's forkserver once its preload is done.
 - `resume()`: every other command (`run`, `merge`, `compare`, `schema`) turns it on
   once its command line is loaded: a run lasts, and runs user code.

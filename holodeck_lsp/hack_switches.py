@@ -15,7 +15,6 @@ HACKS = {
     "lean-transport": "holodeck_lsp/runner/services/http_transport.py",
     "code-cache": "holodeck_lsp/server/code_cache.py",
     "serve-fast-path": "holodeck_lsp/__main__.py",
-    "late-imports": "holodeck_lsp/server/late_imports.py",
     "incremental-parse": "holodeck_lsp/validation/yaml/incremental.py",
     "deferred-validators": "holodeck_lsp/models/_base.py",
 }

@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from holodeck_lsp import __version__
-from holodeck_lsp.server import late_imports, timing
+from holodeck_lsp.server import startup, timing
 from holodeck_lsp.server.features import (
     code_actions,
     completion,
@@ -145,7 +145,7 @@ def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
     _configure_logging()
     reader, writer = pipes
     server = create_server(validator)
-    late_imports.settle_soon()  # the collector, the late imports: see late_imports.settle
+    startup.settle_soon()  # the code cache saved, the collector on: see startup.settle
     timing.mark("server built")
     if port is not None:
         reader.close()

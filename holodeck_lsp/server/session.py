@@ -15,11 +15,10 @@ from pygls.exceptions import JsonRpcContentModified
 from holodeck_lsp.server import timing
 from holodeck_lsp.server.capabilities import ClientFeatures
 from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot, is_holodeck_language
-from holodeck_lsp.server.late_imports import settle
 from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.server.startup import start_validator
+from holodeck_lsp.server.startup import settle, start_validator
 from holodeck_lsp.server.validation_scheduler import ValidationScheduler, Validator
 from holodeck_lsp.server.worker import Worker
 from holodeck_lsp.validation.context import user_config_dir

@@ -85,7 +85,7 @@ def _ours(
 
 
 def _compute(request: _Request) -> list[tuple[Fix, types.Diagnostic | None]]:
-    from holodeck_lsp.editing.fixes import fixes_for, refactors_at  # see late_imports.LATE_IMPORTS
+    from holodeck_lsp.editing.fixes import fixes_for, refactors_at  # on first use
 
     found: list[tuple[Fix, types.Diagnostic | None]] = []
     for core, client in request.diagnostics:

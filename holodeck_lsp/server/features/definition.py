@@ -22,7 +22,7 @@ def _located(
 ) -> tuple[Target, str] | None:
     """The target and the text its position is in (read here, on the query worker; a
     file that is not a regular one of bounded size counts as empty)."""
-    from holodeck_lsp.editing.navigation import definition_at  # see late_imports.LATE_IMPORTS
+    from holodeck_lsp.editing.navigation import definition_at  # on first use
 
     target = definition_at(text, file, line, character, roots)
     if target is None:
