@@ -113,7 +113,9 @@ def create_server(validator: Validator | None = None) -> HoloDeckServer:
     session = Session(server, validator)
     conditional = [r for r in ROUTES if r.when is not None]
 
-    def initialize(session: Session, params: types.InitializeParams) -> None:
+    def register_for_the_client(session: Session, params: types.InitializeParams) -> None:
+        """`lifecycle.initialize` (the one handler), then the routes this client's
+        features call for."""
         lifecycle.initialize(session, params)
         for route in conditional:  # pygls computes capabilities after this returns
             if route.when is not None and route.when(session.features):
@@ -121,7 +123,7 @@ def create_server(validator: Validator | None = None) -> HoloDeckServer:
 
     for route in ROUTES:
         if route.method == types.INITIALIZE:
-            route = Route(route.method, initialize)
+            route = Route(route.method, register_for_the_client)
         if route.when is None:
             _register(server, session, route)
     runs.register(server, session)
