@@ -123,6 +123,10 @@ _RULES = (
     Rule("HL611", "response-format-not-json", W,
          "The `response_format` schema file does not hold a JSON object."),
     Rule("HL612", "response-format-not-schema", W, "`response_format` is not a JSON Schema."),
+    # The editor
+    Rule("HL701", "validation-time-limit", W,
+         "Validating the file took longer than the server's time limit: not validated "
+         "(reported by the server only)."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
