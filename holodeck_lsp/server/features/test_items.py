@@ -39,11 +39,13 @@ from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
-from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.routes import Refused, Route
 from holodeck_lsp.server.run_command_line import (
     RUN_MODES,
+    OutsideWorkspace,
     RunMode,
-    named_file,
+    confined_baseline,
+    confined_recording,
     recording_for,
     run_arguments,
 )
@@ -241,8 +243,13 @@ async def run_arguments_request(session: Session, params: Any) -> dict[str, Any]
     mode = _get(params, "mode")
     if mode not in RUN_MODES:
         raise ValueError(f"mode must be one of {', '.join(RUN_MODES)}, got {mode!r}")
-    recording = _recording(session, params, agent)
-    baseline = named_file(agent, _setting(params, "baseline", session.settings.run_baseline))
+    replay = _setting(params, "recording", session.settings.run_replay)
+    try:
+        recording = confined_recording(agent, replay, session.roots)
+        baseline = confined_baseline(
+            agent, _setting(params, "baseline", session.settings.run_baseline), session.roots)
+    except OutsideWorkspace as exc:
+        raise Refused(f"{RUN_ARGUMENTS} refused: {exc}") from None
     chosen: RunMode = mode
     case, turn = _position(params, "case"), _position(params, "upToTurn")
     args = run_arguments(agent, chosen, recording, case, turn, baseline)
