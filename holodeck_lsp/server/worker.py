@@ -170,11 +170,17 @@ def _kill(child: BaseProcess) -> None:
             child.kill()
 
 
+# Seconds a spare worker process (any but the first) is kept idle before it ends: it
+# serves bursts (a document opened while another validates), not the whole session.
+SPARE_IDLE = 30.0
+
+
 class _Lane:
     """One worker process, fed one job at a time by a thread of its own."""
 
     def __init__(self, worker: ProcessWorker, index: int) -> None:
         self.worker = worker
+        self._idle_life = None if index == 0 else SPARE_IDLE
         self.idle = True  # changed under the worker's condition only
         self.restarts = 0
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -197,7 +203,11 @@ class _Lane:
 
     def _loop(self) -> None:
         while True:
-            item = self._jobs.get()
+            try:
+                item = self._jobs.get(timeout=self._idle_life)
+            except queue.Empty:  # a spare idle long enough: its memory back
+                self._end_child()
+                continue
             if item is _STOP:
                 break
             future, fn, args, limit = item

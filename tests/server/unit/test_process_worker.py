@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from holodeck_lsp.server import worker as worker_module
 from holodeck_lsp.server.worker import ChildDied, Overran, ProcessWorker
 from tests.security.processes import wait_for
 
@@ -51,6 +52,15 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture
 def worker() -> Iterator[ProcessWorker]:
+    made = ProcessWorker("test-worker", memory_limit=300 * MB, recycle_bytes=150 * MB,
+                         preload=("tests.server.unit.test_process_worker",))
+    yield made
+    made.stop()
+
+
+@pytest.fixture
+def short_lived_spare(monkeypatch: pytest.MonkeyPatch) -> Iterator[ProcessWorker]:
+    monkeypatch.setattr(worker_module, "SPARE_IDLE", 0.2)
     made = ProcessWorker("test-worker", memory_limit=300 * MB, recycle_bytes=150 * MB,
                          preload=("tests.server.unit.test_process_worker",))
     yield made
@@ -116,3 +126,15 @@ def test_a_long_job_holds_up_no_job_behind_it(worker: ProcessWorker) -> None:
     assert worker.submit(pid).result(60) != first  # the other child took it
     assert not long.done()
     long.cancel()  # too late: it runs, and `stop` kills it
+
+
+def test_the_spare_process_ends_once_idle_and_comes_back_when_needed(
+    short_lived_spare: ProcessWorker,
+) -> None:
+    first = short_lived_spare.submit(pid).result(60)
+    long = short_lived_spare.submit(time.sleep, 600)
+    spare = short_lived_spare.submit(pid).result(60)
+    wait_for(lambda: True if not alive(spare) else None)  # its memory given back
+    assert alive(first) and not long.done()
+    assert short_lived_spare.submit(pid).result(60) not in (first, spare)
+    assert short_lived_spare.restarts == 0  # ended, not replaced
