@@ -106,7 +106,7 @@ def is_holodeck_file(snap: Snapshot) -> bool:
     if not any(hint in snap.text for hint in _HINTS):
         return False
     loaded = load_yaml(snap.text, MAX_TEXT)
-    return loaded.parsed and looks_like_suite(loaded.data)
+    return loaded.parsed and looks_like_suite(loaded.data, snap.path)
 
 
 
@@ -153,9 +153,9 @@ def run(snap: Snapshot) -> Outcome:
 
 
 def overran(snap: Snapshot, before: Outcome | None) -> Outcome:
-    """A validation stopped past the time limit: one HL701 on line 1 of the document, and
+    """A validation stopped past the time limit: one HL801 on line 1 of the document, and
     what it was known to read (``before``'s), so that their changes try it again."""
-    overrun = "HL701"
+    overrun = "HL801"
     outcome = Outcome(tracked=True, core={snap.path: []}, placed={snap.path: []})
     if before is not None:
         outcome.kind, outcome.deps = before.kind, before.deps

@@ -25,7 +25,7 @@ from holodeck_lsp.validation.file_kinds import DEFAULT_PATTERNS
 
 DEFAULT_INCLUDE = tuple(f"**/{pattern}" for pattern in DEFAULT_PATTERNS)
 ImportPolicy = Literal["never", "trusted"]
-# `validation.timeLimit`: seconds one validation may take before it is abandoned (HL701).
+# `validation.timeLimit`: seconds one validation may take before it is abandoned (HL801).
 # The real corpus's largest file validates in about 0.2 s and the 1,000-case suite in
 # under 1 s on a busy 2-core machine: 10 s leaves them a tenfold margin, and is as long as
 # anyone waits for a keystroke's diagnostics. The bounds keep a workspace's settings from

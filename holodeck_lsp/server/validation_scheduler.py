@@ -4,7 +4,7 @@ Per document, validations are debounced (the first change after a quiet spell ru
 at once, later ones coalesce) and never overlap; a result is applied only if its
 document has not changed since its snapshot was taken (latest wins), otherwise the
 document is validated again. A validation past the time limit (`validation.timeLimit`)
-is abandoned by the worker, and its document shows one HL701 until its next change. A
+is abandoned by the worker, and its document shows one HL801 until its next change. A
 file's diagnostics come from the agents that read it (a `test_cases_file`, a
 `config.yaml`) when any is open, else from its own validation. The same function feeds
 pushed and pulled diagnostics.
@@ -226,7 +226,7 @@ class ValidationScheduler:
             return  # withdrawn for a newer snapshot, or the server stops
         except Overran:
             self.host.log(f"validating {snapshot.path.name} took longer than "
-                          f"{snapshot.settings.time_limit:g} s: stopped (HL701)",
+                          f"{snapshot.settings.time_limit:g} s: stopped (HL801)",
                           types.MessageType.Warning)
             outcome = lsp_diagnostics.attach(jobs.overran(snapshot, self._outcomes.get(uri)))
         except Exception:

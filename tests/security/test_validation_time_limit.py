@@ -1,6 +1,6 @@
 """A validation that runs past the server's time limit starves nothing (issue 29, item 2):
 it is abandoned, its worker process is killed with what it started and replaced, its
-document gets one HL701 and nothing else, and the documents opened after it get their
+document gets one HL801 and nothing else, and the documents opened after it get their
 diagnostics meanwhile. Two ways past the limit, each slow whatever the machine: an
 agent whose grader takes ten minutes to import (the validation waits on that child),
 and a document of two million characters packed with test cases (the validation
@@ -24,7 +24,7 @@ EDITOR_LIMIT = 1_990_000  # characters: under the size the editor validates (2,0
 
 
 def overran(limit: float, first_line: str) -> types.Diagnostic:
-    return diag((0, 0), (0, len(first_line)), "HL701",
+    return diag((0, 0), (0, len(first_line)), "HL801",
                 f"validating this file took longer than {limit:g} s, the server's limit "
                 "(validation.timeLimit), so it was stopped and nothing of it is checked; it "
                 "is validated again when it changes", types.DiagnosticSeverity.Warning)
