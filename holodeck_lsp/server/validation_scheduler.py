@@ -64,7 +64,7 @@ class Validator(Protocol):
 
     def submit(
         self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot, *,
-        time_limit: float | None = None,
+        time_limit: float | None = None, key: str | None = None,
     ) -> Future[jobs.Outcome]: ...
 
     def stop(self) -> None: ...
@@ -210,7 +210,7 @@ class ValidationScheduler:
         if adopted is not None:
             state.job = adopted
         else:
-            state.job = self.worker.submit(jobs.run, snapshot,
+            state.job = self.worker.submit(jobs.run, snapshot, key=uri,
                                            time_limit=snapshot.settings.time_limit)
             timing.mark("validation submitted")
         task = asyncio.get_running_loop().create_task(self._run(uri, snapshot, state.job))

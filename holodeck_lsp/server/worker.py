@@ -16,7 +16,7 @@ import queue
 import resource
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from multiprocessing import forkserver
 from multiprocessing.connection import Connection
@@ -39,15 +39,17 @@ class _Jobs:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopped = False
 
-    def submit(self, fn: Callable[..., T], *args: Any, time_limit: float | None = None
-               ) -> Future[T]:
+    def submit(self, fn: Callable[..., T], *args: Any, time_limit: float | None = None,
+               key: Hashable = None) -> Future[T]:
         """``fn(*args)``, in turn. Past ``time_limit`` seconds a `ProcessWorker` abandons the
-        job (`Overran`); a thread cannot be stopped, and runs it to its end."""
+        job (`Overran`); a thread cannot be stopped, and runs it to its end. A
+        `ProcessWorker` runs jobs of one ``key`` (a document) in the same child when it is
+        idle: its caches hold what they read."""
         future: Future[T] = Future()
         if self._stopped:
             future.cancel()
         else:
-            self._jobs.put((future, fn, args, time_limit))
+            self._jobs.put((future, fn, args, time_limit, key))
         return future
 
     def _cancel_left(self) -> None:
@@ -76,7 +78,7 @@ class Worker(_Jobs):
             item = self._jobs.get()
             if item is _STOP:
                 break
-            future, fn, args, _ = item
+            future, fn, args, _, _ = item
             if self._stopped or not future.set_running_or_notify_cancel():
                 continue
             self.busy = True
@@ -182,6 +184,7 @@ class _Lane:
         self.worker = worker
         self._idle_life = None if index == 0 else SPARE_IDLE
         self.idle = True  # changed under the worker's condition only
+        self.keys: set[Hashable] = set()  # of the jobs its child has run
         self.restarts = 0
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._child: BaseProcess | None = None
@@ -190,8 +193,7 @@ class _Lane:
                                         daemon=True)
         self._thread.start()
 
-    def give(self, item: tuple[Future[Any], Callable[..., Any], tuple[Any, ...], float | None]
-             ) -> None:
+    def give(self, item: tuple[Any, ...]) -> None:
         self._jobs.put(item)
 
     def stop(self) -> None:
@@ -210,7 +212,7 @@ class _Lane:
                 continue
             if item is _STOP:
                 break
-            future, fn, args, limit = item
+            future, fn, args, limit, _ = item
             try:
                 self._run(future, fn, args, limit)
             finally:
@@ -262,6 +264,7 @@ class _Lane:
     def _end_child(self) -> None:
         child, conn = self._child, self._conn
         self._child = self._conn = None
+        self.keys = set()
         if conn is not None:
             conn.close()
         if child is not None:
@@ -276,13 +279,13 @@ class ProcessWorker(_Jobs):
     loop), its memory has a cap (past it the job fails with MemoryError, and a child grown
     past ``recycle_bytes`` is replaced), and a child that dies costs its job only.
 
-    Jobs are taken in order, each by the first idle one of ``lanes`` children (the first
-    child whenever it is idle, so a document's validations find its caches warm): a job
-    that runs long holds up no job behind it. A job past the ``time_limit`` it was
-    submitted with is abandoned: its child is killed by its pid, with the processes it
-    started, and the job fails with `Overran`; the next job gets a new child. Children
-    are forked from a server process that has the ``preload`` modules loaded, so a new one
-    starts in milliseconds. A job not started yet can be cancelled."""
+    Jobs are taken in order, each by an idle one of ``lanes`` children (one that has run
+    jobs of the same key if there is one, so a document's validations find its caches
+    warm, else the first): a job that runs long holds up no job behind it. A job past the
+    ``time_limit`` it was submitted with is abandoned: its child is killed by its pid,
+    with the processes it started, and the job fails with `Overran`; the next job gets a
+    new child. Children are forked from a server process that has the ``preload`` modules
+    loaded, so a new one starts in milliseconds. A job not started yet can be cancelled."""
 
     def __init__(self, name: str, memory_limit: int, recycle_bytes: int,
                  preload: tuple[str, ...] = (), lanes: int = 2) -> None:
@@ -317,7 +320,7 @@ class ProcessWorker(_Jobs):
             item = self._jobs.get()
             if item is _STOP or self._stopped:
                 break
-            lane = self._idle_lane()  # the job stays cancellable while it waits for one
+            lane = self._idle_lane(item[4])  # the job stays cancellable while it waits
             if self._stopped:
                 item[0].cancel()
                 break
@@ -329,14 +332,17 @@ class ProcessWorker(_Jobs):
             lane.stop()
         self._cancel_left()
 
-    def _idle_lane(self) -> _Lane:
-        """The first idle lane, once there is one."""
+    def _idle_lane(self, key: Hashable) -> _Lane:
+        """An idle lane, once there is one: one that has run ``key``'s jobs, else the first."""
         with self._idle:
             while True:
-                for lane in self._lanes:
-                    if lane.idle:
-                        lane.idle = False
-                        return lane
+                idle = [lane for lane in self._lanes if lane.idle]
+                if idle:
+                    known = [lane for lane in idle if key is not None and key in lane.keys]
+                    lane = (known or idle)[0]
+                    lane.idle = False
+                    lane.keys.add(key)
+                    return lane
                 self._idle.wait()
 
     def _release(self, lane: _Lane) -> None:

@@ -68,7 +68,7 @@ class FakeWorker:
 
     def submit(
         self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot, *,
-        time_limit: float | None = None,
+        time_limit: float | None = None, key: str | None = None,
     ) -> Future[jobs.Outcome]:
         future: Future[jobs.Outcome] = Future()
         self.time_limits.append(time_limit)

@@ -138,3 +138,13 @@ def test_the_spare_process_ends_once_idle_and_comes_back_when_needed(
     assert alive(first) and not long.done()
     assert short_lived_spare.submit(pid).result(60) not in (first, spare)
     assert short_lived_spare.restarts == 0  # ended, not replaced
+
+
+def test_a_documents_jobs_go_to_the_child_that_ran_its_last_one(worker: ProcessWorker) -> None:
+    first = worker.submit(pid, key="a.yaml").result(60)
+    busy = worker.submit(time.sleep, 1, key="slow.yaml")  # holds the first child a while
+    other = worker.submit(pid, key="b.yaml").result(60)  # so the spare takes it
+    busy.result(60)
+    # Both idle: each document's job goes where its caches are, not to the first child.
+    assert worker.submit(pid, key="b.yaml").result(60) == other != first
+    assert worker.submit(pid, key="a.yaml").result(60) == first
