@@ -10,7 +10,8 @@ every command is refused with a message.
 
 The run is `holodeck-lsp run --case N [--up-to-turn T] --events -` in a child process, as
 server/run_command_line.py builds it (replaying the suite's recording when `run.replay`
-names one or `replay.jsonl` is beside the suite): the server imports nothing of the
+names one or `replay.jsonl` is beside the suite; it and `run.baseline` must lie in the
+suite's workspace folder, else the command is refused): the server imports nothing of the
 runner, and whatever the agent, its tools or its graders do cannot take the server down.
 The child is isolated (`isolation/children.py`): the workspace's modules are not on its
 path until the runner puts the agent's folder there for its graders and tools.

@@ -15,7 +15,8 @@ failure locations come from the same parse as the diagnostics:
   -> `{args, cwd, recording}`: the arguments of `holodeck-lsp` that run the suite (a case
   of it, up to a turn) in `mode` (`live`, `replay` or `record` its recording), against the
   baseline report (the client's `baseline` setting, else `run.baseline`), as the server's
-  own lenses run it.
+  own lenses run it; a recording or baseline outside the suite's workspace folder, links
+  resolved, is refused (RequestFailed, server/run_command_line.py's `confined`).
 
 A document the client has not opened is read from disk, on the query worker (never on
 the event loop), and only if it is a regular file within the size limit (a
