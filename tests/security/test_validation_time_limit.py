@@ -48,16 +48,20 @@ async def test_a_validation_past_the_limit_is_one_diagnostic_and_holds_up_no_oth
 ) -> None:
     workspace = tmp_path / "ws"
     shutil.copytree(SLOW_GRADER, workspace)
-    (workspace / "good.agent.yaml").write_text(small_agent("good") + "    bogus: 1\n")
+    good_path = workspace / "good.agent.yaml"
+    good_path.write_text(small_agent("good") + "    bogus: 1\n")
     client = await start(workspace, push_capabilities(),
                          options={**TRUSTED, "validation": {"timeLimit": 2}})
     try:
+        good = open_doc(client, good_path)
+        unknown = diag((8, 4), (8, 9), "HL101", "unknown key 'bogus' (test_cases[0].bogus)")
+        assert await client.diagnostics_of(good, 1) == [unknown]  # the server is up
         hostile = open_doc(client, workspace / "agent.yaml")
-        good = open_doc(client, workspace / "good.agent.yaml")
-        # Opened after it, validated while the hostile one still waits on its grader.
-        assert await client.diagnostics_of(good, 1) == [diag(
-            (8, 4), (8, 9), "HL101",
-            "unknown key 'bogus' (test_cases[0].bogus)")]
+        # Opened or edited after it, validated while it still waits on its grader's import.
+        other = open_doc(client, workspace / "other.agent.yaml", small_agent("other"))
+        replace_all(client, good, small_agent("good"), 2)
+        assert await client.diagnostics_of(other, 1) == []
+        assert await client.diagnostics_of(good, 2) == []
         assert [p for p in client.published if p.uri == hostile] == []
         importing = wait_for(lambda: process_naming(str(workspace)))  # the grader's import
         assert await client.diagnostics_of(hostile, 1) == [overran(2, "name: slow-grader")]
