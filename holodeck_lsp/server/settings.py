@@ -3,10 +3,9 @@
 Shape: {"files": {"include": [glob, ...]}, "graders": {"import": "never" | "trusted"},
 "workspaceTrusted": bool, "severity": {"HL401": "error" | "warning" | "information" |
 "hint" | "off"}, "run": {"replay": path, "baseline": path}, "validation": {"timeLimit":
-seconds}}. Each part that is missing
-keeps its default; each part that is invalid falls back to its default and yields a
-message for the log. Other keys belong to the editor extension (it shares the section)
-and are ignored.
+seconds}}. Each part that is missing keeps its default; each part that is invalid falls
+back to its default and yields a message for the log. Other keys belong to the editor
+extension (it shares the section) and are ignored.
 """
 
 from __future__ import annotations
