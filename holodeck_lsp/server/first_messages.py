@@ -44,7 +44,7 @@ _CONTENT_TYPE = b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\
 
 
 class Validator(Protocol):
-    def submit(self, fn: Any, *args: Any) -> Future[Any]: ...
+    def submit(self, fn: Any, *args: Any, **options: Any) -> Future[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,7 @@ class FirstMessages:
                 roots=start.roots, encoding=start.encoding,
                 related_information=start.features.related_information, known=False,
                 user_config_dir=user_config_dir(), generation=0)
-            job = self._validator.submit(jobs.run, snapshot)
+            job = self._validator.submit(jobs.run, snapshot, time_limit=start.settings.time_limit)
         except Exception:  # the scheduler validates it as usual
             log.exception("could not start the first validation early")
             return

@@ -136,6 +136,10 @@ _RULES = (
     Rule("HL704", "claude-subagents-unused", W,
          "`claude.agents` on an `openai`/`azure_openai` agent: the OpenAI backend never "
          "calls them."),
+    # The editor
+    Rule("HL801", "validation-time-limit", W,
+         "Validating the file took longer than the server's time limit: not validated "
+         "(reported by the server only)."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -164,7 +164,9 @@ async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: 
     )  # fmt: skip
     assert code == 0, err
     agent, lines = broken_example(tmp_path)
-    settings = {"replay": "replay.jsonl", "baseline": str(tmp_path / "main.json")}
+    # In the workspace folder (CI's report, downloaded): a run reads no file outside it.
+    shutil.move(tmp_path / "main.json", agent.parent / "ci-main.json")
+    settings = {"replay": "replay.jsonl", "baseline": str(agent.parent / "ci-main.json")}
     client = await start(
         agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings},
         command=THREAD_WORKER_SERVER,
