@@ -15,6 +15,8 @@ from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_U
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
+from holodeck_lsp.runner.collect.deviations import deviations
+from holodeck_lsp.runner.collect.dotenv_files import process_environment, run_dotenv
 from holodeck_lsp.runner.collect.focus import focus
 from holodeck_lsp.runner.collect.loading import ConfigError, LoadedSuite, load_suite
 from holodeck_lsp.runner.collect.plan import PlannedCase, plan_suite
@@ -34,12 +36,19 @@ from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.console import (
     baseline_lines,
     print_config_error,
+    print_deviations,
     print_start_failure,
+    print_start_notes,
     repeat_line,
     summary_line,
 )
 from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
-from holodeck_lsp.runner.report.formats import render_json, renderer_for, write_reports
+from holodeck_lsp.runner.report.formats import (
+    render_json,
+    renderer_for,
+    unknown_extension,
+    write_reports,
+)
 from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
@@ -84,6 +93,11 @@ class RunOptions:
     up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
     baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
+    # What `holodeck test` users bring (docs/coming-from-holodeck.md):
+    dotenv: bool = True  # `.env`, then `~/.holodeck/.env`, under the environment
+    verbose: bool = False  # `-v`: every test case's line, each turn's metrics at the end
+    report_format: str | None = None  # `--format`: every `--output` in this format
+    strict_parity: bool = False  # a documented difference from `holodeck test` stops the run
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
@@ -91,11 +105,6 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
         raise UsageError("--record and --replay cannot be used together")
     if options.resume is not None and options.replay is not None:
         raise UsageError("--resume and --replay cannot be used together")
-    for path in options.outputs:
-        try:
-            renderer_for(path)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
     if options.limit is not None and options.limit < 0:
         raise UsageError("--limit must be >= 0")
     if options.llm_timeout is not None and options.llm_timeout <= 0:
@@ -118,11 +127,18 @@ def run_command(
     options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | None = None
 ) -> int:
     """The whole `run` command; returns the exit code."""
+    own_process = env is None  # the process's own environment: user code reads it too
     env = os.environ if env is None else env
+    dotenv = run_dotenv(options.dotenv, options.user_config, env)
+    env = dotenv.over(env) if dotenv.values else env
     # The run's one registry of secrets: what it prints or writes is masked with it.
     secrets = Secrets(environment_secrets(env))
     out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
+    notes = [unknown_extension(path, options.report_format) for path in options.outputs]
+    print_start_notes(dotenv, notes, options.verbose, err)
     with activated(secrets), Interrupts() as interrupts, contextlib.ExitStack() as closing:
+        if own_process:
+            closing.enter_context(process_environment(dotenv.values))
         try:
             return _run(options, out, err, env, secrets, interrupts, closing)
         except KeyboardInterrupt:
@@ -190,6 +206,11 @@ def _run(
         secrets_needed = options.replay is None
         suite = load_suite(options.agent_file, env, options.user_config, secrets_needed)
         secrets.add_all(config_secrets(suite.agent))
+        found = deviations(suite)
+        if found:
+            print_deviations(found, options.strict_parity, err)
+            if options.strict_parity:
+                return EXIT_USAGE
         yaml_parallel = suite.execution.parallel_test_cases
         parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
         planned = plan_suite(suite.agent)
@@ -256,7 +277,8 @@ def _run(
         reingest=options.reingest,
         database_origins=suite.database_origins,
     )
-    progress: Progress = make_progress(options.quiet, planned_counts(cases, options.repeat), err)
+    counts = planned_counts(cases, options.repeat)
+    progress: Progress = make_progress(options.quiet, counts, err, options.verbose)
     if events is not None:
         progress = WithEvents(progress, events)
     run = SuiteRun(backend, expand(cases, options.repeat), settings, tools, context, progress)
@@ -289,8 +311,8 @@ def _run(
     comparison = None
     if baseline is not None:
         before = ran_part(baseline, planned, cases)
-        comparison = compare_runs(before, _this_run(report, options.outputs))
-    problems = write_reports(report, options.outputs, secrets, comparison)
+        comparison = compare_runs(before, _this_run(report, options))
+    problems = write_reports(report, options.outputs, secrets, comparison, options.report_format)
     if recorder is not None and recording is not None:
         try:
             recorder.write(recording, secrets)
@@ -316,9 +338,10 @@ def _run(
     return code
 
 
-def _this_run(report: TestReport, outputs: list[Path]) -> RunSide:
+def _this_run(report: TestReport, options: RunOptions) -> RunSide:
     """The run just made, as the HEAD of its comparison with `--baseline`."""
-    written = [path for path in outputs if renderer_for(path) is render_json]
+    chosen = options.report_format
+    written = [path for path in options.outputs if renderer_for(path, chosen) is render_json]
     return report_side(report, written, "this run")
 
 
@@ -338,9 +361,11 @@ def merge_command(
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
     out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
+    for path in outputs:
+        note = unknown_extension(path)
+        if note is not None:
+            err.write(f"note: {note}\n")
     try:
-        for path in outputs:
-            renderer_for(path)
         report = merge_reports(paths, allow_partial)
     except (ValueError, ReportError) as exc:
         err.write(f"error: {exc}\n")

@@ -71,7 +71,7 @@ HEAD head/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 6/8 test case(s) pas
 turns: 1 regressed, 1 fixed, 1 still failing, 5 still passing, 3 new, 2 removed
 
 Regressions (1):
-  breaks, turn 1: passed -> failed: metric `equality` failed: score 0
+  breaks, turn 1: passed -> failed: metric `equality` failed: score 0: not the ground truth
 
 Fixed (1):
   mends, turn 0: failed -> passed
