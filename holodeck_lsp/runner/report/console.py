@@ -13,7 +13,7 @@ from holodeck_lsp.models.test_result import RepeatedCase, TestReport
 from holodeck_lsp.runner.collect.deviations import Shown, as_errors, closing_line
 from holodeck_lsp.runner.collect.dotenv_files import DotenvLoad
 from holodeck_lsp.runner.collect.loading import ConfigError, tool_line
-from holodeck_lsp.runner.report.comparison.change_groups import NO_CHANGE, case_delta
+from holodeck_lsp.runner.report.comparison.change_groups import NO_CHANGE, case_delta, runner_note
 from holodeck_lsp.runner.report.comparison.comparison_text import counts_line
 from holodeck_lsp.runner.report.run_counts import RunCounts, pass_rate_text, report_counts
 from holodeck_lsp.runner.tools.tool_kind import ToolStartError
@@ -107,6 +107,9 @@ def baseline_lines(comparison: Comparison) -> list[str]:
     """After the summary with `--baseline`: the turns counted by change, then each test
     case that changed (a regression marked so)."""
     lines = [f"against {', '.join(comparison.base.reports)}: {counts_line(comparison)}"]
+    note = runner_note(comparison)
+    if note is not None:
+        lines.append(f"  note: {note}")
     for case in comparison.cases:
         delta = case_delta(case)
         if delta != NO_CHANGE:
