@@ -55,7 +55,7 @@ def test_a_suite_runs_on_its_dotenv_as_under_holodeck_test(folder: Path) -> None
     with FakeModelServer(lambda _path, _body: Reply(f"the token is {TOKEN}")) as server:
         agent = write(folder, {"agent.yaml": SUITE.format(url=server.url), "graders.py": GRADERS})
         code, report, err = run_suite(agent)
-        (path, headers, body) = server.requests[0]
+        (_, headers, body) = server.requests[0]
     assert (code, err) == (0, "")  # the grader saw FX_WORD
     assert body["model"] == "gpt-from-dotenv"
     assert headers["Authorization"] == "Bearer sk-dotenv-0123456789"

@@ -2,9 +2,10 @@
 argument that does not match, too few calls, each kind of metric, a grader that raises or
 returns what it may not, a judge that cannot be read, an agent error, a timeout, turns
 skipped after a fatal grader) gives, in every output of every format, a score with its
-threshold or a reason, and never `None`: the console (`-v`: every line of a plain run, and each turn's), the JSON report (a
-null stays null, never the string "None"), Markdown, JUnit, the HTML page's text, the
-events, `merge`, and `compare` in its three formats."""
+threshold or a reason, and never `None`: the console (`-v`: each case's line, as without
+it, and each turn's), the JSON report (a null stays null, never the string "None"),
+Markdown, JUnit, the HTML page's text, the events, `merge`, and `compare` in its three
+formats."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.runner.test_html_report import Page
 from tests.runner.fake_model import (
     Action,
     FakeModelServer,
@@ -24,6 +24,7 @@ from tests.runner.fake_model import (
 )
 from tests.runner.helpers import invoke, write
 from tests.runner.judge_script import MALFORMED, valid
+from tests.runner.test_html_report import Page
 
 SUITE = """
 name: fails every way
