@@ -60,6 +60,8 @@ _RULES = (
     Rule("HL305", "args-not-mapping", E, "`args` is not a mapping."),
     Rule("HL306", "empty-tool-name", W, "An empty tool name matches every tool call."),
     Rule("HL307", "unknown-tool", W, "No declared tool name contains the expected tool name."),
+    Rule("HL308", "unknown-argument", W,
+         "An `args` key no parameter of the matching function tools takes."),
     Rule("HL401", "regex-syntax", E, "A regex matcher does not compile."),
     Rule("HL402", "matcher-both", E, "A matcher with both `fuzzy` and `regex`."),
     Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
