@@ -83,4 +83,7 @@ def test_the_checker_finds_a_broken_link(tmp_path: Path) -> None:
         "```\n[e](gone-too.md)\n```\n",
         encoding="utf-8",
     )
-    assert broken_links(page) == ["other.md#nope: no heading #nope in other.md", "gone.md: no such file"]
+    assert broken_links(page) == [
+        "other.md#nope: no heading #nope in other.md",
+        "gone.md: no such file",
+    ]
