@@ -50,13 +50,12 @@ def as_errors(found: Shown) -> Shown:
 
 def closing_line(found: Shown, strict: bool) -> str:
     """What follows the differences: how many, where they are documented, and the way to
-    make them fail the run (or that it failed)."""
+    make them stop the run (or that they did)."""
     count = sum(len(ds) for ds, _ in found.values())
     codes = sorted({d.code for ds, _ in found.values() for d in ds})
     head = (
         f"{count} difference(s) from `holodeck test` ({', '.join(codes)}) can change this "
         f"suite's verdicts: {DOCS}"
     )
-    if strict:
-        return f"error: {head}; --strict-parity stops the run"
-    return f"warning: {head}; --strict-parity makes them errors"
+    tail = "stops the run" if strict else "makes them errors"
+    return f"{head}; --strict-parity {tail}"

@@ -50,10 +50,12 @@ def print_start_notes(
 
 
 def print_deviations(found: Shown, strict: bool, err: TextIO) -> None:
-    """The suite's differences from `holodeck test`, as `check` prints them (errors with
-    `--strict-parity`), then how many and where they are documented."""
+    """The suite's differences from `holodeck test`, as `check` prints them; then, as a
+    warning, how many and where they are documented. With `--strict-parity` they are
+    errors, and that line is the error the run stops with (`command.py`)."""
     _print_diagnostics(as_errors(found) if strict else found, err, tally=False)
-    err.write(closing_line(found, strict) + "\n")
+    if not strict:
+        err.write(f"warning: {closing_line(found, strict)}\n")
 
 
 def print_start_failure(path: Path, failure: ToolStartError, err: TextIO) -> None:
