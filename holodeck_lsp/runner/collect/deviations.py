@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from holodeck_lsp.run_defaults import DIFFERENCES_DOC
 from holodeck_lsp.runner.collect.loading import LoadedSuite
 from holodeck_lsp.validation.diagnostics import Diagnostic, Severity
 
@@ -25,7 +26,6 @@ DEVIATION_CODES: dict[str, str] = {
     "HL513": "scores every rouge metric 0.0",
     "HL514": "compares a rated metric's threshold with its 1-5 rating, or does not run it",
 }
-DOCS = "docs/runner.md#differences-from-holodeck-test"
 
 Shown = dict[str, tuple[list[Diagnostic], "str | None"]]  # by file: diagnostics, file text
 
@@ -55,7 +55,7 @@ def closing_line(found: Shown, strict: bool) -> str:
     codes = sorted({d.code for ds, _ in found.values() for d in ds})
     head = (
         f"{count} difference(s) from `holodeck test` ({', '.join(codes)}) can change this "
-        f"suite's verdicts: {DOCS}"
+        f"suite's verdicts: {DIFFERENCES_DOC}"
     )
     tail = "stops the run" if strict else "makes them errors"
     return f"{head}; --strict-parity {tail}"

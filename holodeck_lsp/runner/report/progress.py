@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.models.test_result import MetricResult, TestResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
@@ -15,6 +14,7 @@ from holodeck_lsp.runner.report.failure_reasons import turn_problems
 from holodeck_lsp.runner.report.run_counts import RunCounts
 from holodeck_lsp.runner.score.rollup import CaseOutcome
 from holodeck_lsp.runner.score.turn_scores import Failure, metric_reason
+from holodeck_lsp.runner.services.redaction import active
 
 _SIDE = 60  # characters of each side of a failed comparison on a progress line
 
@@ -53,7 +53,11 @@ def _with_sides(failure: Failure) -> str:
     """A failure's words; a comparison with the ground truth shows both sides, cut."""
     if failure.expected is None:
         return failure.message
-    expected, actual = clip(failure.expected, _SIDE), clip(failure.actual or "", _SIDE)
+    # Masked before it is cut or quoted: a reply may hold a secret, and repr's escapes
+    # would hide it from the terminal stream's mask.
+    secrets = active()
+    expected = secrets.clip(failure.expected, _SIDE)
+    actual = secrets.clip(failure.actual or "", _SIDE)
     return f"{failure.message} (expected {expected!r}, got {actual!r})"
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from holodeck_lsp.models.comparison import CaseChange, Comparison, TurnChange, TurnOutcome
+from holodeck_lsp.run_defaults import DIFFERENCES_DOC
 
 Row = tuple[CaseChange, TurnChange]
 QUIET = ("still_passing", "still_failing")  # the turns `--fail-on any-change` lets pass
@@ -140,8 +141,6 @@ def metric_rows(cases: list[CaseChange]) -> list[tuple[CaseChange, TurnChange, s
     return sorted(rows, key=lambda row: row[3])
 
 
-# Where the differences between the two runners are listed.
-RUNNER_DIFFERENCES = "docs/runner.md#differences-from-holodeck-test"
 
 
 def runner_note(comparison: Comparison, shown: Callable[[str], str] = str) -> str | None:
@@ -158,7 +157,7 @@ def runner_note(comparison: Comparison, shown: Callable[[str], str] = str) -> st
         return (
             f"BASE and HEAD come from different runners ({base}; {head}): a turn may have "
             "changed with the runner, not the agent; the documented differences are in "
-            f"{RUNNER_DIFFERENCES}, and `run` warns about those a suite meets"
+            f"{DIFFERENCES_DOC}, and `run` warns about those a suite meets"
         )
     return (
         f"BASE and HEAD come from different versions ({base}; {head}): a turn may have "
