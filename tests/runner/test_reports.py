@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from junitparser import Error, Failure, JUnitXml, Skipped
 
 from holodeck_lsp.models.test_result import MetricResult, ToolInvocation, TurnResult
@@ -531,3 +532,16 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     assert code == 1
     text = screen.getvalue()
     assert "FAIL  mixed (4 turns" in text and "test cases" in text and "2/2" in text
+
+
+@pytest.mark.parametrize(
+    ("rate", "shown"),
+    [(100.0, "100%"), (0.0, "0%"), (50.0, "50%"), (200 / 3, "66.7%"), (100 / 3, "33.3%"),
+     (99.96, "99.9%"), (0.04, "0.1%")],
+)
+def test_a_pass_rate_reads_as_holodeck_test_prints_it(rate: float, shown: str) -> None:
+    """One decimal at most, as `holodeck test`'s summary (never `66.6667%`), and never 100%
+    or 0% unless it is."""
+    from holodeck_lsp.runner.report.run_counts import pass_rate_text
+
+    assert pass_rate_text(rate) == shown
