@@ -68,9 +68,6 @@ def load_dotenv_files(paths: list[tuple[Path, str]], env: Mapping[str, str]) -> 
     load = DotenvLoad()
     if disabled(env):
         return load
-    from dotenv.parser import parse_stream
-    from dotenv.variables import parse_variables
-
     for path, shown in paths:
         try:
             text = read_text(path, DOTENV_LIMIT)
@@ -78,6 +75,10 @@ def load_dotenv_files(paths: list[tuple[Path, str]], env: Mapping[str, str]) -> 
             if exc.problem not in ("missing", "folder"):
                 load.warnings.append(f"{shown} not read: it {exc.reason}")
             continue
+        # python-dotenv's package loads logging and more: only for a file there is.
+        from dotenv.parser import parse_stream
+        from dotenv.variables import parse_variables
+
         load.read.append(shown)
         # The environment as it stands once the earlier files are loaded.
         standing = load.over(env)
