@@ -13,6 +13,7 @@ from pathlib import Path
 
 from holodeck_lsp.runner.report.formats import write_reports
 from holodeck_lsp.runner.report.report_reading import CASE_INDEXES, ReportError, read_report
+from holodeck_lsp.server.run_results import from_events
 from tests.runner.helpers import ECHO, invoke, write
 
 
@@ -97,19 +98,37 @@ test_cases:
 """
 
 
+def _suite_of(report: Path, folder: Path) -> Path:
+    """An agent file with one case, named as the report's."""
+    name = json.loads(report.read_text(encoding="utf-8"))["results"][0]["test_name"]
+    files = {"agent.yaml": BASELINE_AGENT.format(name=json.dumps(name)), "echo.py": ECHO}
+    return write(folder / f"suite-{report.stem}", files)
+
+
 def run_baseline(reports: Reports) -> list[str]:
     """`run --baseline REPORT -o report.md`: a run of a case named as the report's, so the
     two are compared, against each report."""
     texts = []
     for baseline in reports.both:
-        name = json.loads(baseline.read_text(encoding="utf-8"))["results"][0]["test_name"]
-        folder = reports.folder / f"run-{baseline.stem}"
-        files = {"agent.yaml": BASELINE_AGENT.format(name=json.dumps(name)), "echo.py": ECHO}
-        agent = write(folder, files)
-        target = folder / "report.md"
+        agent = _suite_of(baseline, reports.folder)
+        target = agent.parent / "report.md"
         _cli("run", agent, "--agent", "echo:factory", "--no-user-config", "-q",
              "--baseline", baseline, "-o", target)  # fmt: skip
         texts.append(target.read_text(encoding="utf-8"))
+    return texts
+
+
+def show_report(reports: Reports) -> list[str]:
+    """The editor's hover after `holodeck.showReport` (`run --from-report REPORT --events`,
+    placed on the agent file): the last run of each case and turn."""
+    texts = []
+    for report in reports.both:
+        agent = _suite_of(report, reports.folder)
+        events = agent.parent / "events.jsonl"
+        _cli("run", agent, "--from-report", report, "--events", events, "--no-user-config")
+        lines = events.read_text(encoding="utf-8").splitlines()
+        runs = from_events([json.loads(line) for line in lines], agent.read_text(), "utf-16")
+        texts += [verdict.markdown for verdict in runs.verdicts]
     return texts
 
 
@@ -119,4 +138,5 @@ WRITERS: dict[str, Writer] = {
     "merge": merge,
     "compare": compare,
     "run --baseline": run_baseline,
+    "hover": show_report,
 }
