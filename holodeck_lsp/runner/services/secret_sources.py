@@ -42,8 +42,6 @@ SECRET_NAMES_VARIABLE = "HOLODECK_LSP_SECRET_NAMES"
 # Mappings whose values may be credentials whatever their names: a server's environment and
 # the headers sent to it. A value there is a secret by its name or by its shape.
 SECRET_MAPPINGS = frozenset({"env", "headers"})
-# Values that are settings, never secrets.
-_PLAIN_VALUE = re.compile(r"(?i)(-?\d+(\.\d+)?|true|false|yes|no|on|off|null|none)")
 # `Bearer xyz`, `Basic xyz`, `Token xyz`: the scheme is not part of the secret.
 _SCHEME = re.compile(r"(?i)^(bearer|basic|token|apikey)\s+(\S+)$")
 # A generated key or token: one long word mixing upper case, lower case and digits (an API
@@ -91,14 +89,12 @@ def mapping_secrets(
     values: Mapping[str, str], names: SecretNames = CREDENTIAL_NAMES, shapes: bool = False
 ) -> list[str]:
     """The secret values of a mapping: those whose names hold secrets, with ``shapes``
-    those shaped like credentials too (not plain settings), and the credentials of URLs."""
+    those shaped like credentials too, and the credentials of URLs."""
     found: list[str] = []
     for name, value in values.items():
         if not isinstance(value, str) or not value:
             continue
-        if names.secret(str(name)) or (
-            shapes and not _PLAIN_VALUE.fullmatch(value) and credential_shaped(value)
-        ):
+        if names.secret(str(name)) or (shapes and credential_shaped(value)):
             found += value_secrets(value)
         elif "://" in value:
             found += url_credentials(value)
