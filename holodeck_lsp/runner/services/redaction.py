@@ -99,10 +99,10 @@ def encoded_forms(secret: str) -> set[str]:
 class Secrets:
     """The secret values of one run, and the masker of every text and value it writes.
 
-    A value taken from the agent file yields to the names the report carries (`carry`): one
-    that is a tool's, a model's or a test case's name, or part of one, is left alone, since
-    the report shows it as that name anyway. A value from the environment or from a request
-    never yields."""
+    A value taken from the agent file yields to the names its report carries (`carry`): one
+    that is a tool's, a model's, a test case's or a metric's name, or a file path the agent
+    file writes, or part of one, is left alone, since the report shows it as that name
+    anyway. A value from the environment or from a request never yields."""
 
     def __init__(self, values: Iterable[str | None] = ()) -> None:
         self._values: dict[str, bool] = {}  # value -> whether it yields to a name
