@@ -31,14 +31,9 @@ TIME = "2026-01-02T03:04:05+00:00"
 # Environment keys the product reads from a report and shows or passes on as they are.
 SHOWN_KEYS = (OUR_VERSION, SUITE_KEY, "repeat", "missing_shards", "merged_from", "replay",
               "resumed_from")  # fmt: skip
-# Environment keys the product parses, each with a value it accepts: holding the text,
-# the report is refused by the commands that read the key.
-PARSED_KEYS = {
-    "shard": "1/1",
-    CASE_INDEXES: "0",
-    "pass_rule": "all",
-    f"{JUDGE_PREFIX}calls": "2",
-}
+# Environment keys the product parses: holding the text, the report is refused by the
+# commands that read the key (and the payload report leaves them out).
+PARSED_KEYS = ("shard", CASE_INDEXES, "pass_rule", f"{JUDGE_PREFIX}calls")
 
 Text = Callable[[str], str]  # a field's path -> its string
 

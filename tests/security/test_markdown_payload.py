@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -89,11 +88,10 @@ def test_no_string_of_a_report_is_live_in_markdown(tmp_path: Path, name: str) ->
         assert _shape(tokens) == _shape(rendered(plain)), text
 
 
-def _parsed() -> Iterator[tuple[str, list[str | int]]]:
-    return parsed_fields()
+PARSED = list(parsed_fields())
 
 
-@pytest.mark.parametrize(("field", "where"), list(_parsed()), ids=[f for f, _ in _parsed()])
+@pytest.mark.parametrize(("field", "where"), PARSED, ids=[field for field, _ in PARSED])
 def test_a_parsed_field_holding_the_text_is_refused_or_ignored(
     tmp_path: Path, field: str, where: list[str | int]
 ) -> None:
