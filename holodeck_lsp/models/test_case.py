@@ -1,6 +1,5 @@
 """Test cases, turns, expected tools and argument matchers."""
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -30,6 +29,7 @@ from holodeck_lsp.models.errors import (
     TURNS_CONFLICT,
     TURNS_EMPTY,
     fail,
+    regex_problem,
     require_text,
 )
 from holodeck_lsp.models.evaluation import AnyMetric
@@ -77,16 +77,15 @@ def _check_matcher(value: Any) -> Any:
             got=type(pattern).__name__,
         )
     if kind == "regex":
-        try:
-            re.compile(pattern)
-        except re.error as exc:
+        reason = regex_problem(pattern)
+        if reason is not None:
             raise fail(
                 REGEX_COMPILE,
                 "regex does not compile: {reason}",
-                reason=str(exc.msg) + (f" at position {exc.pos}" if exc.pos is not None else ""),
+                reason=reason[0],
                 subloc=["regex"],
-                char=exc.pos,
-            ) from None
+                char=reason[1],
+            )
     return value
 
 

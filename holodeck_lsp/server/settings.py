@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from holodeck_lsp.nesting import TooDeep, check_depth
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
     UnknownCode,
@@ -74,6 +75,10 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
         return settings, problems
     if isinstance(raw, dict) and set(raw) == {"holodeck"}:
         raw = raw["holodeck"]  # the object wrapped in its section name
+    try:
+        check_depth(raw)
+    except TooDeep as exc:  # before any part of it is read, or shown in a message
+        return settings, [f"the settings hold {exc}: all ignored"]
     if not isinstance(raw, dict):
         return settings, [f"settings must be an object, got {raw!r}"]
     include, grader_import = settings.include, settings.grader_import

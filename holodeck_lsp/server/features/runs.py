@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import signal
 import uuid
@@ -35,6 +34,7 @@ from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.server.initialization import COMMANDS
 from holodeck_lsp.server.open_documents import Document, uri_path
 from holodeck_lsp.server.routes import Route
@@ -155,7 +155,7 @@ async def _events(
     try:
         async for raw in process.stdout:
             try:
-                event = json.loads(raw)
+                event = loads(raw, MAX_FILE_DEPTH)  # it carries the model's arguments
             except ValueError:
                 continue
             events.append(event)
