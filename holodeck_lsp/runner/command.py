@@ -514,8 +514,8 @@ def _write_outputs(
     """The reports (rendered from the records this run built) and the recording; what
     could not be written."""
     outputs = plan.outputs
-    problems = write_reports(built.report, built.records, outputs.reports, secrets, comparison,
-                             outputs.report_format)
+    problems = write_reports(built.report, built.records, outputs.reports, secrets=secrets,
+                             baseline=comparison, chosen=outputs.report_format)
     recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:
         try:
