@@ -25,7 +25,7 @@ class Document:
     _positions: PositionMap | None = field(default=None, repr=False, compare=False)
 
     def positions(self, encoding: str) -> PositionMap:
-        """The line table of the current text (kept across edits, built when missing)."""
+        """The line table of the current text (built when missing)."""
         cached = self._positions
         if cached is None or cached.text is not self.text or cached.encoding != encoding:
             cached = self._positions = PositionMap(self.text, encoding)
@@ -70,8 +70,7 @@ class Documents:
                     positions = PositionMap(text, self.encoding)
                 start = positions.offset(change.range.start)
                 end = max(start, positions.offset(change.range.end))
-                positions = positions.replaced(start, end, change.text)
-                text = positions.text
+                text = text[:start] + change.text + text[end:]
             else:
                 text, positions = change.text, None  # a table is built when one is needed
         doc.text, doc._positions = text, positions

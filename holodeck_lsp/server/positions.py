@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # the validation worker places diagnostics without loading ls
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
-_LF = re.compile("\n")
 _YAML_ONLY = ("\x85", "\u2028", "\u2029")
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
@@ -72,21 +71,6 @@ class PositionMap:
             special = any(ch in self.text for ch in _YAML_ONLY)
             self._yaml = _starts(self.text, _YAML_BREAK) if special else None
         return self._yaml if isinstance(self._yaml, list) else None
-
-    def replaced(self, start: int, end: int, new: str) -> PositionMap:
-        """The map of this text with characters ``start:end`` replaced by ``new``, built
-        from this one: on a large file a keystroke then costs no pass over the text."""
-        text = self.text[:start] + new + self.text[end:]
-        if "\r" in self.text or "\r" in new:  # a CR next to the edit may pair with an LF
-            return PositionMap(text, self.encoding)
-        delta = len(new) - (end - start)
-        kept = self.starts[: bisect_right(self.starts, start)]
-        added = [start + m.end() for m in _LF.finditer(new)]
-        moved = [at + delta for at in self.starts[bisect_right(self.starts, end) :]]
-        edited = PositionMap.__new__(PositionMap)
-        edited.text, edited.encoding, edited._yaml = text, self.encoding, False
-        edited.starts = kept + added + moved
-        return edited
 
     def _line(self, index: int) -> str:
         start = self.starts[index]

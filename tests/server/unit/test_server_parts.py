@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
 from lsprotocol import types
 
 from holodeck_lsp.server.open_documents import Documents
@@ -64,25 +62,6 @@ def test_incremental_changes_apply_in_the_client_encoding() -> None:
     doc = docs.get("file:///w/a.yaml")
     assert doc is not None and (doc.text, doc.version) == ("k: 😀y\nw\n", 3)
 
-
-
-@given(
-    st.text(alphabet="ab \n\r\u2028😀", max_size=40),
-    st.lists(
-        st.tuples(st.integers(0, 60), st.integers(0, 8), st.text(alphabet="xy\n\r", max_size=6)),
-        max_size=6,
-    ),
-)
-def test_a_line_table_kept_across_edits_is_the_table_of_the_edited_text(
-    text: str, edits: list[tuple[int, int, str]]
-) -> None:
-    positions = PositionMap(text, U16)
-    for at, length, new in edits:
-        start = min(at, len(positions.text))
-        positions = positions.replaced(start, min(start + length, len(positions.text)), new)
-        fresh = PositionMap(positions.text, U16)
-        assert positions.starts == fresh.starts
-        assert positions.to_lsp(1, 1) == fresh.to_lsp(1, 1)
 
 
 def test_a_document_edited_many_times_keeps_the_right_text_and_positions() -> None:
