@@ -9,6 +9,10 @@ from the same events when first asked for (`_node_table`: a file with no problem
 never needs them); any other is composed into nodes first (`_Builder`: aliases and their
 budget, merge keys, duplicate keys, tags, limits), and both give the same result
 (tests/validation/test_yaml_events.py).
+
+The events path, with the resolver's verdicts and short scalars remembered across texts,
+is a hack (CONTRIBUTING, "Performance hacks"). Benchmark row: `check`, 1,000-case suite,
+cold. Off (`HOLODECK_LSP_WITHOUT=event-loader`): every text is composed into nodes.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from yaml.tokens import (
     FlowSequenceStartToken,
 )
 
+from holodeck_lsp.hack_switches import hack_on
 from holodeck_lsp.nesting import MAX_DEPTH  # levels of lists and mappings, as any value's
 from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
@@ -264,7 +269,7 @@ def load_yaml(text: str, max_text: int = MAX_TEXT, depth: int = 0) -> LoadedYaml
             f"the file has {len(text):,} characters; files over {max_text:,} are not "
             "validated (document size limit)")))
     text, refused = _loadable(text)
-    built = _from_events(text, depth)
+    built = _from_events(text, depth) if hack_on("event-loader") else None
     if built is not None:
         data, events = built
         if len(text) > _KEPT_EVENTS_TEXT:  # events weigh half again as much as the table
