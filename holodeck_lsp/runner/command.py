@@ -44,6 +44,7 @@ from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.run_counts import planned_counts
+from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions, keep_merged_run, keep_run
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
@@ -84,6 +85,7 @@ class RunOptions:
     up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
     baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
+    keeping: KeepOptions = field(default_factory=KeepOptions)  # the run history (`results/`)
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
@@ -306,6 +308,7 @@ def _run(
         out.write("".join(line + "\n" for line in baseline_lines(comparison)))
     for problem in problems:
         err.write(f"error: {problem}\n")
+    keep_run(report, suite.agent, options.agent_file, options.keeping, secrets, out, err, shard)
     code, why = verdict(report, done, problems)
     if events is not None:
         events.run_ended(report, code)
@@ -334,6 +337,7 @@ def merge_command(
     out: TextIO,
     err: TextIO,
     allow_partial: bool = False,
+    keeping: KeepOptions | None = None,
 ) -> int:
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
@@ -355,4 +359,5 @@ def merge_command(
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
+    keep_merged_run(report, paths, keeping or KeepOptions(), secrets, out, err)
     return EXIT_OK if report.summary.failed == 0 else EXIT_FAILED
