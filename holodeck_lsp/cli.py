@@ -408,34 +408,46 @@ def run(
     no_history: Annotated[bool, typer.Option("--no-history", help=_NO_HISTORY_HELP)] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
-    from holodeck_lsp.runner.command import RunOptions, run_command
+    from holodeck_lsp.runner.command import (
+        CollectOptions,
+        ExecuteOptions,
+        ReportOptions,
+        RunOptions,
+        run_command,
+    )
     from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions
 
     options = RunOptions(
         agent_file=agent_file,
-        python_agent=agent,
-        parallel=parallel,
-        llm_timeout=llm_timeout,
-        grader_timeout=grader_timeout,
-        resume=resume,
-        repeat=repeat,
-        pass_rule=pass_rule,
-        record=record,
-        replay=replay,
-        outputs=list(output or []),
-        keywords=list(keyword or []),
-        limit=limit,
-        shard=shard,
-        quiet=quiet,
-        user_config=not no_user_config,
-        isolate_mcp=isolate_mcp,
-        reingest=reingest,
-        events=events,
-        case=case,
-        up_to_turn=up_to_turn,
-        from_report=from_report,
-        baseline=baseline,
-        keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
+        collect=CollectOptions(
+            user_config=not no_user_config,
+            keywords=list(keyword or []),
+            limit=limit,
+            shard=shard,
+            case=case,
+            up_to_turn=up_to_turn,
+            repeat=repeat,
+        ),
+        execute=ExecuteOptions(
+            python_agent=agent,
+            parallel=parallel,
+            llm_timeout=llm_timeout,
+            grader_timeout=grader_timeout,
+            record=record,
+            replay=replay,
+            resume=resume,
+            isolate_mcp=isolate_mcp,
+            reingest=reingest,
+        ),
+        report=ReportOptions(
+            outputs=list(output or []),
+            events=events,
+            quiet=quiet,
+            pass_rule=pass_rule,
+            from_report=from_report,
+            baseline=baseline,
+            keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
+        ),
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
 

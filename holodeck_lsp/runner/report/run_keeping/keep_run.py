@@ -55,6 +55,7 @@ def _not_kept(err: TextIO, why: str) -> None:
 
 def keep_run(
     report: TestReport,
+    *,
     agent: Agent,
     agent_file: Path,
     options: KeepOptions,
@@ -100,6 +101,7 @@ def _sharded(paths: list[Path]) -> bool:
 
 def keep_merged_run(
     report: TestReport,
+    *,
     paths: list[Path],
     options: KeepOptions,
     secrets: Secrets,
@@ -121,4 +123,12 @@ def keep_merged_run(
         _not_kept(err, f"{agent_file} no longer holds the test cases the shards ran")
         return None
     secrets.add_all(config_secrets(suite.agent))
-    return keep_run(report, suite.agent, agent_file, options, secrets, out, err)
+    return keep_run(
+        report,
+        agent=suite.agent,
+        agent_file=agent_file,
+        options=options,
+        secrets=secrets,
+        out=out,
+        err=err,
+    )
