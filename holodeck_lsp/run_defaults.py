@@ -10,3 +10,6 @@ DEFAULT_GRADER_TIMEOUT = 30.0  # seconds a code grader may take per call
 COMPARE_FORMATS = ("text", "markdown", "json")
 FAIL_ON = ("regressed", "any-change", "never")
 DEFAULT_ALPHA = 0.05
+
+# `history`: its output formats (the first is the default).
+HISTORY_FORMAT_NAMES = ("text", "json", "markdown", "html")
