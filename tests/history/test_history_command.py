@@ -16,14 +16,14 @@ import pytest
 
 from holodeck_lsp.models.history_report import RunHistory
 from holodeck_lsp.runner.report.history_views.pass_rate_intervals import clustered, wilson
-from tests.conftest import REPO, VENDORED
+from tests.conftest import REPO
 from tests.history.test_run_keeping import echo_suite
 from tests.runner.helpers import invoke
 
-HISTORY = VENDORED / "holodeck" / "history"
-AGENT = "tests/data/holodeck/history/agent.yaml"  # from the repository, as a user types it
 SCHEMA_FILE = REPO / "docs" / "history.schema.json"
-FOLDER = "tests/data/holodeck/history/results/cash-flow"
+# The vendored history, copied to the working folder (`holodeck_history`).
+AGENT = "history/agent.yaml"
+FOLDER = "history/results/cash-flow"
 
 EXPECTED_TEXT = f"""\
 4 run(s) kept in {FOLDER}, oldest first:
@@ -63,8 +63,8 @@ EXPECTED_MARKDOWN = f"""\
 
 
 @pytest.fixture(autouse=True)
-def _from_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)
+def _in_a_copy(holodeck_history: Path) -> None:
+    """Every test runs in a copy of the vendored history (see conftest)."""
 
 
 def history(*args: str | Path) -> tuple[int, str, str]:
@@ -132,7 +132,7 @@ def test_json_holds_every_run_and_turn_and_follows_its_schema() -> None:
 def test_filters_choose_the_runs(args: list[str], shown: list[int]) -> None:
     code, out, _ = history(AGENT, "--format", "json", *args)
     assert code == 0
-    runs = sorted(p.name for p in (REPO / FOLDER).iterdir())
+    runs = sorted(p.name for p in Path(FOLDER).iterdir())
     assert [Path(run["file"]).name for run in json.loads(out)["runs"]] == [
         runs[n - 1] for n in shown
     ]
@@ -194,7 +194,7 @@ def test_html_is_one_page_with_the_trend_matrix_runs_and_configuration(tmp_path:
     data = json.loads(html.split('id="history-data">', 1)[1].split("</script>", 1)[0])
     assert [c["label"] for c in data["cases"]] == ["cash change", "capital"]
     assert [c["v"] for c in data["cases"]] == ["pfpf", "pppf"]
-    first = sorted((HISTORY / "results" / "cash-flow").iterdir())[0]
+    first = sorted(Path(FOLDER).iterdir())[0]
     assert data["runs"][0]["href"] == pathname2url(os.path.relpath(first.resolve(), tmp_path))
     assert data["configs"][data["runs"][0]["config"]]["model.name"] == '"gpt-4o-mini"'
     assert "http" not in html.replace("https://", "")  # nothing is fetched
@@ -202,7 +202,7 @@ def test_html_is_one_page_with_the_trend_matrix_runs_and_configuration(tmp_path:
 
 def test_a_folder_copied_with_a_file_that_is_not_a_run_says_so(tmp_path: Path) -> None:
     folder = tmp_path / "runs"
-    shutil.copytree(HISTORY / "results" / "cash-flow", folder)
+    shutil.copytree(FOLDER, folder)
     (folder / "notes.json").write_text("[]")
     code, out, err = history(folder, "--format", "json")
     assert code == 0
