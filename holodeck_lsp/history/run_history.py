@@ -144,12 +144,21 @@ def agent_name(agent_file: Path) -> str:
     except NotReadable as exc:
         why = "does not exist" if exc.problem == "missing" else exc.reason
         raise ValueError(f"cannot read {agent_file}: it {why}") from None
+    name = agent_name_in(text)
+    if name is None:
+        raise ValueError(f"{agent_file} names no agent (`name:`)")
+    return name
+
+
+def agent_name_in(text: str) -> str | None:
+    """The `name:` of an agent file's text (`${VAR}` substituted from the environment);
+    None when it has none."""
     try:
         name = _top_level_name(text)
     except (yaml.YAMLError, RecursionError):
-        name = None
+        return None
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"{agent_file} names no agent (`name:`)")
+        return None
     return ENV_REF.sub(lambda m: os.environ.get(m.group(1), m.group(0)), name)
 
 

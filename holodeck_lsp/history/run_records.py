@@ -228,3 +228,12 @@ def parse_time(text: str) -> datetime | None:
     except ValueError:
         return None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def display_time(text: str) -> str:
+    """A run's time in UTC to the second (`2026-12-07 03:04:35`), or as written when it is
+    not ISO 8601."""
+    moment = parse_time(text)
+    if moment is None:
+        return text
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
