@@ -26,6 +26,7 @@ from holodeck_lsp.run_defaults import (
     DEFAULT_LLM_TIMEOUT,
     FAIL_ON,
     HISTORY_FORMAT_NAMES,
+    REPORT_FORMATS,
 )
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
@@ -303,7 +304,9 @@ _NO_HISTORY_HELP = "Keep no record of this run in the run history."
 
 @app.command()
 def run(
-    agent_file: Annotated[Path, typer.Argument(help="The agent YAML whose test cases run.")],
+    agent_file: Annotated[
+        Path, typer.Argument(help="The agent YAML whose test cases run (as holodeck test's).")
+    ] = Path("agent.yaml"),
     agent: Annotated[
         str | None,
         typer.Option(
@@ -313,13 +316,19 @@ def run(
     parallel: Annotated[
         int | None,
         typer.Option(
-            "--parallel", "-p", help="Test cases at once (beats execution.parallel_test_cases)."
+            "--parallel",
+            "-p",
+            "--parallel-test-cases",
+            help="Test cases at once (beats execution.parallel_test_cases).",
         ),
     ] = None,
     llm_timeout: Annotated[
         float | None,
         typer.Option(
-            help=f"Seconds per turn (beats execution.llm_timeout; default {DEFAULT_LLM_TIMEOUT:g})."
+            "--llm-timeout",
+            "--timeout",
+            help="Seconds per turn (beats execution.llm_timeout; "
+            f"default {DEFAULT_LLM_TIMEOUT:g}).",
         ),
     ] = None,
     grader_timeout: Annotated[
@@ -385,7 +394,9 @@ def run(
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="Run at most N test cases.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", help="Run the first N test cases only.")
+    ] = None,
     shard: Annotated[
         str | None, typer.Option(help="Run shard I of N (I/N), a stable partition.")
     ] = None,
@@ -402,7 +413,39 @@ def run(
     reingest: Annotated[
         bool,
         typer.Option(
-            "--reingest", help="Embed every document again, ignoring the embeddings cache."
+            "--reingest",
+            "--force-ingest",
+            "-f",
+            help="Embed every document again, ignoring the embeddings cache.",
+        ),
+    ] = False,
+    # HoloDeck's `holodeck test run` options (docs/coming-from-holodeck.md), and ours about it.
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Every test case's line, then each turn's metrics and scores."
+        ),
+    ] = False,
+    report_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="Write every --output in this format (default: by its extension, else JSON).",
+            click_type=click.Choice(list(REPORT_FORMATS)),
+        ),
+    ] = None,
+    no_dotenv: Annotated[
+        bool,
+        typer.Option(
+            "--no-dotenv", help="Do not load ./.env and ~/.holodeck/.env (holodeck test does)."
+        ),
+    ] = False,
+    strict_parity: Annotated[
+        bool,
+        typer.Option(
+            "--strict-parity",
+            help="Stop (exit 2) when a documented difference from holodeck test can change "
+            "this suite's verdicts, instead of warning.",
         ),
     ] = False,
     history_dir: Annotated[Path | None, typer.Option(help=_HISTORY_DIR_HELP)] = None,
@@ -428,6 +471,8 @@ def run(
             case=case,
             up_to_turn=up_to_turn,
             repeat=repeat,
+            dotenv=not no_dotenv,
+            strict_parity=strict_parity,
         ),
         execute=ExecuteOptions(
             python_agent=agent,
@@ -447,6 +492,8 @@ def run(
             pass_rule=pass_rule,
             from_report=from_report,
             baseline=baseline,
+            verbose=verbose,
+            report_format=report_format,
             keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
         ),
     )

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from holodeck_lsp.editing import field_fixes
+from holodeck_lsp.editing import field_fixes, upgrade_fixes
 from holodeck_lsp.editing.field_fixes import path_with_key_at
 from holodeck_lsp.editing.text_edits import (
     Text,
@@ -50,14 +50,14 @@ def _replace(doc: Text, where: Range, new_text: str) -> TextEdit:
     return minimal_edit(doc.text, apply(doc.text, [TextEdit(where, new_text)]))
 
 
-def _rename_key(doc: Text, d: Diagnostic, guess: Any) -> list[Fix]:
+def _rename_key(doc: Text, d: Diagnostic, guess: Any, preferred: bool = True) -> list[Fix]:
     if not isinstance(guess, str) or d.range.start.line != d.range.end.line:
         return []
     written = _slice(doc, d.range)
     if not written or written.strip(" '\"") == guess:
         return []
     edit = _replace(doc, d.range, guess)
-    return [Fix(f"Rename '{written}' to '{guess}'", edit, preferred=True, diagnostic=d)]
+    return [Fix(f"Rename '{written}' to '{guess}'", edit, preferred=preferred, diagnostic=d)]
 
 
 def _set_value(
@@ -170,8 +170,10 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     doc = Text(text)
     data = diagnostic.data or {}
     code = diagnostic.code
-    if code == "HL101" and "replace_key" in data:
+    if code in ("HL101", "HL702") and "replace_key" in data:
         return _rename_key(doc, diagnostic, data["replace_key"])
+    if code == "HL308" and "replace_key" in data:  # a guess at an argument: offered only
+        return _rename_key(doc, diagnostic, data["replace_key"], preferred=False)
     if code in ("HL104", "HL606") and "replace_value" in data:
         return _set_value(doc, diagnostic, data["replace_value"])
     if code in ("HL303", "HL304"):
@@ -189,7 +191,7 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     return []
 
 
-_FIELD_FIXES = ("HL501", "HL402", "HL202", "HL105", "HL101")
+_FIELD_FIXES = ("HL501", "HL402", "HL202", "HL105", "HL101", "HL701", "HL703")
 
 
 def _field_fixes(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
@@ -210,6 +212,16 @@ def _field_fixes(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
     elif d.code == "HL105":
         found.append(
             ("Set the tolerance to 0", field_fixes.tolerance_to_zero(doc, loaded, d), True)
+        )
+    elif d.code == "HL701":
+        found.append(
+            ("Delete this field (HoloDeck 0.7 removed it)",
+             upgrade_fixes.delete_removed_field(doc, loaded, d), True)
+        )
+    elif d.code == "HL703":
+        found.append(
+            ("Load the project's CLAUDE.md: setting_sources: [project]",
+             upgrade_fixes.write_setting_sources(doc, loaded, d), False)
         )
     elif d.code == "HL101" and not (d.data or {}).get("replace_key"):
         found.append(

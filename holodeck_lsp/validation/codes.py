@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from holodeck_lsp.validation.diagnostics import Severity
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, H = Severity.ERROR, Severity.WARNING, Severity.HINT
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ _RULES = (
     Rule("HL305", "args-not-mapping", E, "`args` is not a mapping."),
     Rule("HL306", "empty-tool-name", W, "An empty tool name matches every tool call."),
     Rule("HL307", "unknown-tool", W, "No declared tool name contains the expected tool name."),
+    Rule("HL308", "unknown-argument", W,
+         "An `args` key no parameter of the matching function tools takes."),
     Rule("HL401", "regex-syntax", E, "A regex matcher does not compile."),
     Rule("HL402", "matcher-both", E, "A matcher with both `fuzzy` and `regex`."),
     Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
@@ -105,6 +107,11 @@ _RULES = (
          "A code metric's threshold outside [0, 1]: every score passes, or none does."),
     Rule("HL512", "backend-refuses-agent", W,
          "HoloDeck's backend refuses the agent when it starts: `holodeck test` stops (exit 3)."),
+    Rule("HL513", "ngram-metric-elsewise", W,
+         "`holodeck test` scores `rouge` 0.0 and fails `meteor` offline."),
+    Rule("HL514", "rated-metric-elsewise", W,
+         "`holodeck test` compares a rated metric's threshold with its 1-5 rating, or does "
+         "not run it without a judge model."),
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),
@@ -123,6 +130,23 @@ _RULES = (
     Rule("HL611", "response-format-not-json", W,
          "The `response_format` schema file does not hold a JSON object."),
     Rule("HL612", "response-format-not-schema", W, "`response_format` is not a JSON Schema."),
+    # Upgrading from HoloDeck 0.6 (validation/lints/upgrade_from_06.py)
+    Rule("HL701", "removed-field", E,
+         "`tool_filtering` or `metrics.include_semantic_kernel_metrics`: HoloDeck 0.7 removed "
+         "them and no longer loads a file that sets them."),
+    Rule("HL702", "response-format-one-of", W,
+         "`oneOf` in the `response_format` of an `openai`/`azure_openai` agent: OpenAI's "
+         "structured outputs reject it; `anyOf` works."),
+    Rule("HL703", "claude-settings-isolated", H,
+         "A Claude-backend agent beside a `CLAUDE.md` without `claude.setting_sources`: "
+         "HoloDeck 0.7 no longer loads it."),
+    Rule("HL704", "claude-subagents-unused", W,
+         "`claude.agents` on an `openai`/`azure_openai` agent: the OpenAI backend never "
+         "calls them."),
+    # The editor
+    Rule("HL801", "validation-time-limit", W,
+         "Validating the file took longer than the server's time limit: not validated "
+         "(reported by the server only)."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -44,7 +44,7 @@ def test_ten_of_ten_to_nine_of_ten_is_within_noise(always: Path) -> None:
         "\n"
         "Worse within noise, or too few attempts to tell (1):\n"
         "  flaky, turn 1: 10/10 -> 9/10 attempts passed (p = 1, within noise): "
-        "metric `equality` failed: score 0\n"
+        "metric `equality` failed: score 0: not the ground truth\n"
         "\n"
         "Reliability changed (1):\n"
         "  flaky: pass^10 1 -> 0, attempts passed 10/10 -> 9/10\n"
@@ -63,7 +63,7 @@ def test_ten_of_ten_to_two_of_ten_is_a_regression_with_its_p_value(always: Path)
     assert lines[4:6] == [
         "Regressions (1):",
         "  flaky, turn 1: 10/10 -> 2/10 attempts passed (p = 0.00071, beyond noise): "
-        "metric `equality` failed: score 0",
+        "metric `equality` failed: score 0: not the ground truth",
     ]
     assert lines[-1] == "exit 1: 1 regression(s) (--fail-on regressed)"
     turn = json.loads(compare(always, head, "-f", "json")[1])["cases"][0]["turns"][1]

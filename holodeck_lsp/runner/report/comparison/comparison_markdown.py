@@ -13,6 +13,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     outcome_text,
     p_text,
     reliability_rows,
+    runner_note,
     turn_groups,
     verdict_line,
 )
@@ -158,9 +159,11 @@ def render_comparison_markdown(comparison: Comparison, fail_on: str) -> str:
         "",
         *_runs_table(comparison),
         "",
-        "T" + counts_line(comparison)[1:] + ".",
-        "",
     ]
+    note = runner_note(comparison, code_cell)
+    if note is not None:
+        top += [f"> **Note:** {note}.", ""]
+    top += ["T" + counts_line(comparison)[1:] + ".", ""]
     if comparison.metrics:
         top += ["Mean scores: " + "; ".join(code_cell(metric_text(m)) for m in comparison.metrics)]
         top.append("")

@@ -8,6 +8,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     change_text,
     reliability_rows,
     reliability_text,
+    runner_note,
     turn_groups,
     verdict_line,
 )
@@ -68,8 +69,11 @@ def render_comparison_text(comparison: Comparison, fail_on: str) -> str:
     lines = [
         f"BASE {run_line(comparison.base)}",
         f"HEAD {run_line(comparison.head)}",
-        counts_line(comparison),
     ]
+    note = runner_note(comparison)
+    if note is not None:
+        lines.append(f"note: {note}")
+    lines.append(counts_line(comparison))
     for group in turn_groups(comparison):
         if not group.rows or group.title == LISTED_QUIETLY:
             continue

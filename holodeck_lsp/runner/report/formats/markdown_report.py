@@ -22,7 +22,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     metric_rows,
 )
 from holodeck_lsp.runner.report.comparison.comparison_text import counts_line, signed
-from holodeck_lsp.runner.report.run_counts import report_counts
+from holodeck_lsp.runner.report.run_counts import pass_rate_text, report_counts
 from holodeck_lsp.runner.score.turn_scores import metric_reason
 
 _CELL_LIMIT = 80
@@ -127,8 +127,7 @@ def _case_section(result: TestResult, index: int, change: CaseChange | None) -> 
         if result.tools_matched is False:
             failures.append(f"- expected tools not matched: {_code(str(result.expected_tools))}")
         failures += [
-            f"- metric {_code(m.metric_name)} failed: "
-            f"{_code(m.error or m.reasoning or 'below threshold')}"
+            f"- metric {_code(m.metric_name)} failed: {_code(metric_reason(m))}"
             for m in result.metric_results
             if m.passed is False
         ]
@@ -178,7 +177,7 @@ def render_markdown(report: TestReport, baseline: Comparison | None = None) -> s
     lines = [
         f"# Test report: {_code(report.agent_name)}",
         "",
-        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%; "
+        f"**{s.passed}/{s.total_tests} test cases passed** ({pass_rate_text(s.pass_rate)}; "
         f"{report_counts(report).units()}) in "
         f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; "
         f"{_code(report.agent_config_path)}",
