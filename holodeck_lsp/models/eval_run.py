@@ -73,7 +73,7 @@ class EvalRunMetadata(_Kept):
     )
     cli_args: list[str] = Field(..., description="The command's arguments, secrets redacted.")
     git_commit: str | None = Field(
-        None, description="`git rev-parse HEAD` where the run ran; none outside a repository."
+        None, description="The commit (`HEAD`) of the repository the suite is in; none outside one."
     )
 
 
