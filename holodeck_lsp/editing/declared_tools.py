@@ -11,13 +11,13 @@ loop) and hands the reader in.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.graders.signatures import function_signature
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.validation.yaml.loader import load_yaml
 
 SEARCH_ARGUMENTS = ("query",)  # what a vector store or document tool is called with
@@ -102,7 +102,7 @@ def recorded_calls(text: str) -> Iterator[Call]:
     `tool_invocations`, runner/execute/recording.py); lines that are not are skipped."""
     for line in text.splitlines():
         try:
-            entry = json.loads(line)
+            entry = loads(line, MAX_FILE_DEPTH)  # a recording is a file from outside
         except ValueError:
             continue
         reply = entry.get("reply") if isinstance(entry, dict) else None
