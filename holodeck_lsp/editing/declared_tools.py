@@ -102,7 +102,7 @@ def recorded_calls(text: str) -> Iterator[Call]:
     `tool_invocations`, runner/execute/recording.py); lines that are not are skipped."""
     for line in text.splitlines():
         try:
-            entry = loads(line, MAX_FILE_DEPTH)  # a recording is a file from outside
+            entry = loads(line, MAX_FILE_DEPTH)
         except ValueError:
             continue
         reply = entry.get("reply") if isinstance(entry, dict) else None

@@ -74,7 +74,7 @@ from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel, ledger_lin
 from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy
 from holodeck_lsp.runner.services.redaction import Secrets, activated, terminal_stream
-from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
+from holodeck_lsp.runner.services.secret_sources import environment_secrets, register_agent
 from holodeck_lsp.runner.services.service_targets import BackendConfigError
 from holodeck_lsp.runner.tools.tool_kind import ToolContext
 from holodeck_lsp.runner.tools.toolbox import PreflightError
@@ -289,7 +289,7 @@ def _load(options: RunOptions, *, env: Mapping[str, str], secrets: Secrets) -> L
     # A replay calls no service: a key it would have sent may be unset.
     secrets_needed = options.execute.replay is None
     suite = load_suite(options.agent_file, env, options.collect.user_config, secrets_needed)
-    secrets.add_all(config_secrets(suite.agent))
+    register_agent(secrets, suite.agent, env)
     return suite
 
 

@@ -135,14 +135,17 @@ def test_roll_up_follows_the_seed_table() -> None:
     }
 
 
+T = "2026-01-01T00:00:00Z"
+
+
 def test_tools_matched_is_none_when_no_turn_asserts_tools() -> None:
-    result = roll_up_case("c", [turn(0, True, [])], [], 1, "t")
+    result = roll_up_case("c", [turn(0, True, [])], [], 1, T)
     assert (result.tools_matched, result.token_usage, result.metric_results) == (None, None, [])
 
 
 def test_summary_counts_test_cases_not_turns() -> None:
-    passed = roll_up_case("a", [turn(0, True, [m("x", 1.0, True)]), turn(1, True, [])], [], 1, "t")
-    failed = roll_up_case("b", [turn(0, False, [m("x", 0.0, False)])], [], 1, "t")
+    passed = roll_up_case("a", [turn(0, True, [m("x", 1.0, True)]), turn(1, True, [])], [], 1, T)
+    failed = roll_up_case("b", [turn(0, False, [m("x", 0.0, False)])], [], 1, T)
     summary = summarize([passed, failed], 99)
     assert summary.model_dump() == {
         "total_tests": 2,

@@ -90,6 +90,8 @@ def _graded_elsewise(
     name: Any, metric: dict[str, Any], at: YamlPath, judge: Any, collector: Collector
 ) -> None:
     """HL513 and HL514: a metric `holodeck test` scores otherwise, whatever the reply."""
+    if not isinstance(name, str):  # a list or a mapping there is the model's error, not ours
+        return
     if name in _NGRAM_ELSEWISE:
         collector.emit((*at, "metric"), "HL513", _NGRAM_ELSEWISE[name])
     if name not in JUDGED_METRICS:
