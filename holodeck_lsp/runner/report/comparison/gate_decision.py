@@ -1,0 +1,240 @@
+"""The gate's decision table: which turns regressed, on nothing but each turn's passes and
+attempts on both sides (BASE: one report, or every run of a history pooled; HEAD: a run,
+with `--repeat` or not). `compare` decides through here, and so does the simulation that
+measures the gate's false alarms and power (tests/support/gate_simulation.py).
+
+A turn whose pass rate fell is, in this order:
+1. a regression when BASE never failed it and HEAD never passed it: no attempt of either
+   side says the turn is flaky, the verdict of a test suite (two single reports, as before);
+2. never a regression when HEAD ran it once and BASE saw it both pass and fail: one failure
+   of a turn known to be flaky is what the gate must let through;
+3. otherwise judged by the one-sided Fisher exact test of the fall, its p-value adjusted
+   over the turns tested (Benjamini-Hochberg, or Holm): a regression beyond noise when the
+   adjusted p-value is below the turns' share of alpha, else within noise, with the
+   smallest fall these attempts would have caught (`detectable_drop`);
+4. "could not tell" when even HEAD failing every attempt would not be beyond noise: too
+   few attempts, no fall detectable.
+
+Which turns count as tested is Tarone's rule (1990) for discrete tests: only those whose
+smallest possible p-value (HEAD failing every attempt) could be beyond noise, K of them with
+K the smallest number such that at most K turns reach alpha / K. A turn that always failed
+in BASE, or that so few attempts could never show falling, does not dilute the others.
+
+The suite's pass rate is compared too (`clustered_difference.py`): a fall beyond noise
+there is a regression of the suite. Alpha is split between the two looks (Bonferroni):
+half for the turns, half for the suite, so the gate's false-alarm rate stays within alpha.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from holodeck_lsp.models.comparison import Noise
+from holodeck_lsp.runner.report.comparison.clustered_difference import (
+    PairedDifference,
+    paired_difference,
+)
+from holodeck_lsp.runner.report.comparison.detectable_drop import (
+    suite_detectable_drop,
+    turn_detectable_drop,
+)
+from holodeck_lsp.runner.report.comparison.fisher_exact import fell_p_value, rose_p_value
+from holodeck_lsp.runner.report.comparison.multiple_testing import CORRECTIONS, Correction
+
+Rule = Literal["failed_every_attempt", "flaky_single_attempt", "exact_test", "too_few_attempts"]
+TURNS_SHARE = 0.5  # of alpha, for the turns; the rest for the suite
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A side's attempts of one turn, and how many passed."""
+
+    passed: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class TurnVerdict:
+    regression: bool
+    p_value: float | None  # one-sided, in the direction the pass rate moved
+    adjusted_p: float | None  # over the turns tested that way
+    noise: Noise | None
+    rule: Rule | None
+    detectable_drop: float | None  # a fall not beyond noise: the smallest one caught
+
+
+NO_CHANGE = TurnVerdict(False, None, None, None, None, None)
+
+
+@dataclass(frozen=True)
+class Family:
+    """The turns tested one way (a fall, or a rise), as Tarone's rule counts them."""
+
+    tested: list[int]  # indexes into the pairs
+    size: int  # K: alpha / K is the level a lone change must reach
+    adjusted: dict[int, float]
+
+
+@dataclass(frozen=True)
+class SuiteVerdict:
+    difference: PairedDifference
+    alpha: float
+    regression: bool
+    detectable_drop: float | None
+
+
+@dataclass(frozen=True)
+class GateVerdicts:
+    alpha: float
+    turn_alpha: float
+    correction: Correction
+    tested: int  # turns whose fall could be beyond noise (K)
+    lone_level: float  # the p-value a lone regressed turn must be under: turn_alpha / K
+    turns: list[TurnVerdict]
+    suite: SuiteVerdict
+
+
+def _fell(pair: tuple[Tally, Tally]) -> bool:
+    base, head = pair
+    return head.passed * base.attempts < base.passed * head.attempts
+
+
+def _rose(pair: tuple[Tally, Tally]) -> bool:
+    base, head = pair
+    return head.passed * base.attempts > base.passed * head.attempts
+
+
+def _least_fall_p(pair: tuple[Tally, Tally]) -> float:
+    base, head = pair
+    return fell_p_value(base.passed, base.attempts, 0, head.attempts)
+
+
+def _least_rise_p(pair: tuple[Tally, Tally]) -> float:
+    base, head = pair
+    return rose_p_value(base.passed, base.attempts, head.attempts, head.attempts)
+
+
+def tarone_size(least: Sequence[float], alpha: float) -> int:
+    """The smallest K >= 1 such that at most K of the smallest possible p-values are below
+    alpha / K."""
+    ordered = sorted(least)
+    size = 1
+    while sum(1 for p in ordered if p < alpha / size) > size:
+        size += 1
+    return size
+
+
+def family(
+    pairs: Sequence[tuple[Tally, Tally]],
+    least: Sequence[float],
+    p_value: Callable[[int, int, int, int], float],
+    alpha: float,
+    correction: Correction,
+) -> Family:
+    """The turns tested, and their p-values adjusted over K (turns Tarone's rule leaves out
+    count as p = 1, which is what Gilbert's (2005) Tarone-BH amounts to)."""
+    size = tarone_size(least, alpha)
+    tested = [i for i in range(len(pairs)) if least[i] < alpha / size]
+    values = [_p(p_value, pairs[i]) for i in tested] + [1.0] * (size - len(tested))
+    adjusted = CORRECTIONS[correction](values)
+    return Family(tested, size, dict(zip(tested, adjusted, strict=False)))
+
+
+def _p(p_value: Callable[[int, int, int, int], float], pair: tuple[Tally, Tally]) -> float:
+    base, head = pair
+    return p_value(base.passed, base.attempts, head.passed, head.attempts)
+
+
+def _shown(pair: tuple[Tally, Tally]) -> bool:
+    """A test is made (and its p-value shown) when a side ran the turn more than once."""
+    return max(pair[0].attempts, pair[1].attempts) > 1
+
+
+def _fall_verdict(
+    i: int, pair: tuple[Tally, Tally], p_value: float, falls: Family, turn_alpha: float
+) -> TurnVerdict:
+    base, head = pair
+    shown = p_value if _shown(pair) else None
+    adjusted = falls.adjusted.get(i)
+    if base.passed == base.attempts and head.passed == 0:
+        noise: Noise | None = "beyond_noise" if adjusted is not None else None
+        return TurnVerdict(True, shown, adjusted, noise, "failed_every_attempt", None)
+    if head.attempts == 1 and 0 < base.passed < base.attempts:
+        return TurnVerdict(False, shown, adjusted, "within_noise", "flaky_single_attempt", None)
+    if adjusted is None:
+        return TurnVerdict(False, shown, None, "not_enough_attempts", "too_few_attempts", None)
+    if adjusted < turn_alpha:
+        return TurnVerdict(True, shown, adjusted, "beyond_noise", "exact_test", None)
+    drop = turn_detectable_drop(base.passed, base.attempts, head.attempts, turn_alpha / falls.size)
+    return TurnVerdict(False, shown, adjusted, "within_noise", "exact_test", drop)
+
+
+def _rise_verdict(
+    i: int, pair: tuple[Tally, Tally], p_value: float, rises: Family, turn_alpha: float
+) -> TurnVerdict:
+    if not _shown(pair):
+        return NO_CHANGE
+    adjusted = rises.adjusted.get(i)
+    if adjusted is None:
+        return TurnVerdict(False, p_value, None, "not_enough_attempts", "too_few_attempts", None)
+    noise: Noise = "beyond_noise" if adjusted < turn_alpha else "within_noise"
+    return TurnVerdict(False, p_value, adjusted, noise, "exact_test", None)
+
+
+def judge_turns(
+    pairs: Sequence[tuple[Tally, Tally]], turn_alpha: float, correction: Correction
+) -> tuple[list[TurnVerdict], Family]:
+    """Each turn matched on both sides, judged; and the family of falls tested."""
+    least_falls = [_least_fall_p(pair) for pair in pairs]
+    falls = family(pairs, least_falls, fell_p_value, turn_alpha, correction)
+    rises = family(pairs, [_least_rise_p(p) for p in pairs], rose_p_value, turn_alpha, correction)
+    verdicts = []
+    for i, pair in enumerate(pairs):
+        if _fell(pair):
+            p_value = _p(fell_p_value, pair)
+            verdicts.append(_fall_verdict(i, pair, p_value, falls, turn_alpha))
+        elif _rose(pair):
+            verdicts.append(_rise_verdict(i, pair, _p(rose_p_value, pair), rises, turn_alpha))
+        else:
+            verdicts.append(NO_CHANGE)
+    return verdicts, falls
+
+
+def _rate(tally: Tally) -> float:
+    return tally.passed / tally.attempts
+
+
+def judge_suite(cases: Sequence[Sequence[tuple[Tally, Tally]]], suite_alpha: float) -> SuiteVerdict:
+    """The suite's pass rate, paired by turn, clustered by test case."""
+    difference = paired_difference([[(_rate(b), _rate(h)) for b, h in case] for case in cases])
+    regression = (
+        difference.p_value is not None
+        and difference.difference < 0
+        and difference.p_value < suite_alpha
+    )
+    drop = None
+    if difference.standard_error is not None:
+        drop = suite_detectable_drop(difference.standard_error, difference.cases, suite_alpha)
+    return SuiteVerdict(difference, suite_alpha, regression, drop)
+
+
+def judge(
+    cases: Sequence[Sequence[tuple[Tally, Tally]]],
+    alpha: float,
+    correction: Correction = "bh",
+) -> GateVerdicts:
+    """Every turn matched on both sides (grouped by test case) and the suite, judged."""
+    turn_alpha = alpha * TURNS_SHARE
+    pairs = [pair for case in cases for pair in case]
+    verdicts, falls = judge_turns(pairs, turn_alpha, correction)
+    suite = judge_suite(cases, alpha - turn_alpha)
+    return GateVerdicts(
+        alpha, turn_alpha, correction, falls.size, turn_alpha / falls.size, verdicts, suite
+    )
+
+
+def gate_fails(verdicts: GateVerdicts) -> bool:
+    """Whether `--fail-on regressed` fails: a turn, or the suite, regressed."""
+    return verdicts.suite.regression or any(v.regression for v in verdicts.turns)
