@@ -20,6 +20,7 @@ from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.run_defaults import (
     COMPARE_FORMATS,
+    CORRECTIONS,
     DEFAULT_ALPHA,
     DEFAULT_GRADER_TIMEOUT,
     DEFAULT_LLM_TIMEOUT,
@@ -457,9 +458,17 @@ def compare(
     alpha: Annotated[
         float,
         typer.Option(
-            help="With --repeat runs: a pass rate changed with p below this is beyond noise."
+            help="The gate's false-alarm rate: a pass rate fallen with p below it (adjusted "
+            "over the turns) is beyond noise."
         ),
     ] = DEFAULT_ALPHA,
+    correction: Annotated[
+        str,
+        typer.Option(
+            help="Over the turns tested: bh (Benjamini-Hochberg) or holm.",
+            click_type=click.Choice(list(CORRECTIONS)),
+        ),
+    ] = CORRECTIONS[0],
 ) -> None:
     """Compare two runs turn by turn; exit 0, 1 on a regression (--fail-on), 2 bad input."""
     from holodeck_lsp.runner.report.comparison.compare_command import (
@@ -467,7 +476,7 @@ def compare(
         compare_command,
     )
 
-    options = CompareOptions(base, head, output_format, output, fail_on, alpha)
+    options = CompareOptions(base, head, output_format, output, fail_on, alpha, correction)
     raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))
 
 

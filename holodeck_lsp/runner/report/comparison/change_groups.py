@@ -142,9 +142,9 @@ def metric_rows(cases: list[CaseChange]) -> list[tuple[CaseChange, TurnChange, s
 def fails(comparison: Comparison, fail_on: str) -> bool:
     """Whether the comparison fails (exit 1) under `--fail-on`."""
     if fail_on == "regressed":
-        return comparison.turns.regressions > 0
+        return comparison.turns.regressions > 0 or comparison.suite.regression
     if fail_on == "any-change":
-        return any(
+        return comparison.suite.regression or any(
             turn.change not in QUIET or turn.noise == "beyond_noise"
             for case in comparison.cases
             for turn in case.turns
@@ -156,6 +156,8 @@ def verdict_line(comparison: Comparison, fail_on: str) -> str:
     """Why `compare` exits as it does."""
     count = comparison.turns.regressions
     regressions = f"{count} regression(s)" if count else "no regression"
+    if comparison.suite.regression:
+        regressions += ", the suite's pass rate fell beyond noise"
     if fails(comparison, fail_on):
         why = regressions if fail_on == "regressed" else "turns changed"
         return f"exit 1: {why} (--fail-on {fail_on})"

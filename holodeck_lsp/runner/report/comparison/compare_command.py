@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import TextIO
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from holodeck_lsp.run_defaults import COMPARE_FORMATS, DEFAULT_ALPHA, FAIL_ON
+from holodeck_lsp.run_defaults import COMPARE_FORMATS, CORRECTIONS, DEFAULT_ALPHA, FAIL_ON
 from holodeck_lsp.runner.report.comparison.change_groups import fails, verdict_line
 from holodeck_lsp.runner.report.comparison.comparison_formats import COMPARISON_FORMATS
+from holodeck_lsp.runner.report.comparison.multiple_testing import correction_named
 from holodeck_lsp.runner.report.comparison.run_sides import read_side
 from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.report_reading import ReportError
@@ -29,6 +30,7 @@ class CompareOptions:
     output: Path | None = None  # stdout when none
     fail_on: str = FAIL_ON[0]
     alpha: float = DEFAULT_ALPHA
+    correction: str = CORRECTIONS[0]
 
 
 def compare_command(options: CompareOptions, out: TextIO, err: TextIO) -> int:
@@ -48,7 +50,8 @@ def compare_command(options: CompareOptions, out: TextIO, err: TextIO) -> int:
             f"warning: BASE is a run of agent {base.report.agent_name!r}, "
             f"HEAD of {head.report.agent_name!r}\n"
         )
-    comparison = secrets.mask_model(compare_runs(base, head, options.alpha))
+    correction = correction_named(options.correction)
+    comparison = secrets.mask_model(compare_runs(base, head, options.alpha, correction))
     text = secrets.mask(COMPARISON_FORMATS[options.output_format](comparison, options.fail_on))
     if options.output is None:
         out.write(text)

@@ -34,9 +34,7 @@ def critical_count(base_passed: int, base_attempts: int, head_attempts: int, lev
 
 def binomial_cdf(count: int, attempts: int, rate: float) -> float:
     """P(at most ``count`` passes of ``attempts``, each passing with ``rate``)."""
-    return sum(
-        comb(attempts, k) * rate**k * (1 - rate) ** (attempts - k) for k in range(count + 1)
-    )
+    return sum(comb(attempts, k) * rate**k * (1 - rate) ** (attempts - k) for k in range(count + 1))
 
 
 @lru_cache(maxsize=4096)

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-from holodeck_lsp.models.comparison import Noise
+from holodeck_lsp.models.comparison import Correction, Noise, Rule
 from holodeck_lsp.runner.report.comparison.clustered_difference import (
     PairedDifference,
     paired_difference,
@@ -41,10 +40,10 @@ from holodeck_lsp.runner.report.comparison.detectable_drop import (
     turn_detectable_drop,
 )
 from holodeck_lsp.runner.report.comparison.fisher_exact import fell_p_value, rose_p_value
-from holodeck_lsp.runner.report.comparison.multiple_testing import CORRECTIONS, Correction
+from holodeck_lsp.runner.report.comparison.multiple_testing import CORRECTIONS
 
-Rule = Literal["failed_every_attempt", "flaky_single_attempt", "exact_test", "too_few_attempts"]
 TURNS_SHARE = 0.5  # of alpha, for the turns; the rest for the suite
+DEFAULT_CORRECTION: Correction = "bh"  # run_defaults.CORRECTIONS[0], for the command line
 
 
 @dataclass(frozen=True)
@@ -223,7 +222,7 @@ def judge_suite(cases: Sequence[Sequence[tuple[Tally, Tally]]], suite_alpha: flo
 def judge(
     cases: Sequence[Sequence[tuple[Tally, Tally]]],
     alpha: float,
-    correction: Correction = "bh",
+    correction: Correction = DEFAULT_CORRECTION,
 ) -> GateVerdicts:
     """Every turn matched on both sides (grouped by test case) and the suite, judged."""
     turn_alpha = alpha * TURNS_SHARE

@@ -18,9 +18,8 @@ Both as statsmodels' `multipletests` gives them (`holm`, `fdr_bh`): pure functio
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
 
-Correction = Literal["bh", "holm"]
+from holodeck_lsp.models.comparison import Correction
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -52,3 +51,11 @@ CORRECTIONS: dict[Correction, Callable[[Sequence[float]], list[float]]] = {
     "holm": holm,
 }
 CORRECTION_NAMES: dict[Correction, str] = {"bh": "Benjamini-Hochberg", "holm": "Holm"}
+
+
+def correction_named(name: str) -> Correction:
+    """`--correction NAME` (the command line offers only these)."""
+    for correction in CORRECTIONS:
+        if correction == name:
+            return correction
+    raise ValueError(f"no correction {name!r}: bh or holm")
