@@ -209,12 +209,14 @@ class Gate(_Compared):
     suite_alpha: float = Field(..., description="The suite's share of alpha (the other half).")
     tested: int = Field(
         ...,
-        ge=1,
-        description="Turns counted as tested (Tarone's rule): those whose fall "
-        "could be beyond noise.",
+        ge=0,
+        description="Turns tested for a fall: those whose fall could be beyond noise "
+        "(Tarone's rule).",
     )
     lone_level: float = Field(
-        ..., description="The p-value a lone regressed turn must be under: turn_alpha / tested."
+        ...,
+        description="The p-value a lone regressed turn must be under: turn_alpha / K, K the "
+        "turns tested (at least 1).",
     )
 
 

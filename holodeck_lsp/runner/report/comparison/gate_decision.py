@@ -89,7 +89,7 @@ class GateVerdicts:
     alpha: float
     turn_alpha: float
     correction: Correction
-    tested: int  # turns whose fall could be beyond noise (K)
+    tested: int  # turns whose fall could be beyond noise
     lone_level: float  # the p-value a lone regressed turn must be under: turn_alpha / K
     turns: list[TurnVerdict]
     suite: SuiteVerdict
@@ -216,6 +216,8 @@ def judge_suite(cases: Sequence[Sequence[tuple[Tally, Tally]]], suite_alpha: flo
     drop = None
     if difference.standard_error is not None:
         drop = suite_detectable_drop(difference.standard_error, difference.cases, suite_alpha)
+        if drop is not None and drop > difference.base_rate:
+            drop = None  # more than the whole pass rate: no fall could be caught
     return SuiteVerdict(difference, suite_alpha, regression, drop)
 
 
@@ -230,7 +232,7 @@ def judge(
     verdicts, falls = judge_turns(pairs, turn_alpha, correction)
     suite = judge_suite(cases, alpha - turn_alpha)
     return GateVerdicts(
-        alpha, turn_alpha, correction, falls.size, turn_alpha / falls.size, verdicts, suite
+        alpha, turn_alpha, correction, len(falls.tested), turn_alpha / falls.size, verdicts, suite
     )
 
 
