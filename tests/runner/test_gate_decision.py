@@ -1,0 +1,127 @@
+"""The gate's decision table (docs/compare.md), row by row, on per-turn tallies: BASE's
+passes over its attempts (a report, or a history's runs pooled) and HEAD's."""
+
+from __future__ import annotations
+
+import pytest
+
+from holodeck_lsp.runner.report.comparison.gate_decision import (
+    GateVerdicts,
+    Tally,
+    TurnVerdict,
+    gate_fails,
+    judge,
+    tarone_size,
+)
+
+STEADY = (Tally(20, 20), Tally(5, 5))  # a turn that always passed, and still does
+
+
+def _one(base: Tally, head: Tally, others: int = 0) -> TurnVerdict:
+    """The verdict of a turn among ``others`` steady turns (each its own test case)."""
+    return judge([[(base, head)], *([STEADY] for _ in range(others))], 0.05).turns[0]
+
+
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        (Tally(1, 1), Tally(0, 1)),  # two single reports: passed -> failed, as ever
+        (Tally(20, 20), Tally(0, 1)),  # always passed in a history, failed its one attempt
+        (Tally(2, 2), Tally(0, 2)),  # too few attempts to test, but none disagrees
+        (Tally(1, 1), Tally(0, 5)),
+    ],
+)
+def test_never_failed_then_never_passed_is_a_regression(base: Tally, head: Tally) -> None:
+    verdict = _one(base, head, others=39)
+    assert (verdict.regression, verdict.rule) == (True, "failed_every_attempt")
+
+
+@pytest.mark.parametrize("base", [Tally(18, 20), Tally(999, 1000), Tally(1, 2)])
+def test_one_failed_attempt_of_a_turn_flaky_in_base_is_never_a_regression(base: Tally) -> None:
+    verdict = _one(base, Tally(0, 1))
+    assert (verdict.regression, verdict.noise, verdict.rule) == (
+        False,
+        "within_noise",
+        "flaky_single_attempt",
+    )
+
+
+def test_a_fall_beyond_noise_is_a_regression_among_forty_turns() -> None:
+    verdict = _one(Tally(20, 20), Tally(1, 5), others=39)
+    assert (verdict.regression, verdict.noise, verdict.rule) == (True, "beyond_noise", "exact_test")
+    assert verdict.p_value == pytest.approx(21 / 53130)
+    assert verdict.adjusted_p == pytest.approx(40 * 21 / 53130)  # Benjamini-Hochberg over 40
+
+
+def test_a_fall_within_noise_says_what_could_have_been_caught() -> None:
+    verdict = _one(Tally(20, 20), Tally(3, 5), others=39)
+    assert (verdict.regression, verdict.noise, verdict.rule) == (
+        False,
+        "within_noise",
+        "exact_test",
+    )
+    assert verdict.detectable_drop == pytest.approx(0.8314, abs=1e-4)  # at 0.025 / 40
+
+
+def test_too_few_attempts_to_tell_any_fall() -> None:
+    verdict = _one(Tally(2, 2), Tally(1, 2))
+    assert verdict == TurnVerdict(
+        False, 0.5, None, "not_enough_attempts", "too_few_attempts", None
+    )
+
+
+def test_two_single_reports_make_no_test() -> None:
+    verdict = judge([[(Tally(0, 1), Tally(1, 1)), (Tally(1, 1), Tally(1, 1))]], 0.05)
+    assert verdict.turns[0] == TurnVerdict(False, None, None, None, None, None)
+    assert verdict.tested == 0
+
+
+def test_a_rise_beyond_noise_is_told_but_is_no_regression() -> None:
+    verdict = _one(Tally(0, 10), Tally(10, 10))
+    assert (verdict.regression, verdict.noise) == (False, "beyond_noise")
+
+
+def test_turns_that_never_passed_do_not_dilute_the_others() -> None:
+    """Tarone: 100 turns that always failed in BASE cannot fall, so a lone regression needs
+    p < 0.025 / 1, not 0.025 / 101."""
+    cases = [[(Tally(10, 10), Tally(4, 10))], *([(Tally(0, 20), Tally(0, 5))] for _ in range(100))]
+    verdicts = judge(cases, 0.05)
+    assert (verdicts.tested, verdicts.lone_level) == (1, 0.025)
+    assert verdicts.turns[0].regression  # p = 0.0054
+
+
+def test_tarone_counts_the_turns_whose_smallest_p_value_could_pass() -> None:
+    # 15 below 0.05 / 5, but only 5 below 0.05 / 6
+    assert tarone_size([1e-6] * 5 + [0.009] * 10, 0.05) == 6
+    assert tarone_size([0.004] * 10, 0.05) == 10
+    assert tarone_size([0.5] * 3, 0.05) == 1
+
+
+def _diffuse(correction: str = "bh") -> GateVerdicts:
+    """Ten test cases of four turns, each turn 90% -> 70% of its attempts."""
+    case = [(Tally(18, 20), Tally(7, 10))] * 4
+    return judge([case] * 10, 0.05, "holm" if correction == "holm" else "bh")
+
+
+def test_a_fall_of_every_turn_within_noise_is_a_regression_of_the_suite() -> None:
+    verdicts = _diffuse()
+    assert not any(v.regression for v in verdicts.turns)
+    assert verdicts.suite.difference.difference == pytest.approx(-0.2)
+    assert verdicts.suite.regression and gate_fails(verdicts)
+
+
+def test_benjamini_hochberg_flags_more_of_several_falls_than_holm() -> None:
+    """Eight turns fell from 20/20 to 2/5 (p = 0.0043 each) among 40: Holm asks the smallest
+    for p < 0.025 / 40 and flags none; Benjamini-Hochberg asks the 8th smallest for
+    p < 8 x 0.025 / 40 and flags all eight."""
+    cases = [[(Tally(20, 20), Tally(2, 5))] for _ in range(8)]
+    cases += [[STEADY] for _ in range(32)]
+    by_bh = judge(cases, 0.05, "bh")
+    by_holm = judge(cases, 0.05, "holm")
+    assert sum(v.regression for v in by_bh.turns) == 8
+    assert sum(v.regression for v in by_holm.turns) == 0
+
+
+def test_nothing_changed_nothing_fails() -> None:
+    verdicts = judge([[STEADY, (Tally(14, 20), Tally(4, 5))] for _ in range(10)], 0.05)
+    assert not gate_fails(verdicts)
