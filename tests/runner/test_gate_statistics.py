@@ -40,10 +40,11 @@ def test_benjamini_hochberg_rejects_four_of_the_papers_fifteen_and_holm_three() 
 
 def test_adjusted_p_values_of_the_papers_fifteen() -> None:
     """As R's p.adjust and statsmodels' multipletests give them (`BH`/`fdr_bh`, `holm`)."""
-    assert benjamini_hochberg(BH_1995) == pytest.approx(
-        [0.0015, 0.003, 0.0095, 0.035625, 0.0603, 0.06385714, 0.06385714, 0.0645, 0.0765,
-         0.486, 0.58118182, 0.714875, 0.75323077, 0.81321429, 1.0]  # fmt: skip
-    )
+    expected = [
+        0.0015, 0.003, 0.0095, 0.035625, 0.0603, 0.06385714, 0.06385714, 0.0645, 0.0765,
+        0.486, 0.58118182, 0.714875, 0.75323077, 0.81321429, 1.0,
+    ]  # fmt: skip
+    assert benjamini_hochberg(BH_1995) == pytest.approx(expected)
     assert holm(BH_1995) == pytest.approx(
         [0.0015, 0.0056, 0.0247, 0.114, 0.2211, 0.278, 0.278, 0.278, 0.3213] + [1.0] * 6
     )
