@@ -7,15 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+# How a case is found on the other side: the history matches runs the same way.
+from holodeck_lsp.history.case_keys import CaseKey as CaseKey
+from holodeck_lsp.history.case_keys import case_keys as case_keys
 from holodeck_lsp.models.test_result import TestReport, TestResult
 from holodeck_lsp.runner.collect.plan import case_label
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report, suite_positions
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
 
-# How a case is found on the other side: by its name (the n-th case of that name, should
-# two share it), an unnamed one by its place in the suite. A renamed case is not the same.
-CaseKey = tuple[str, str | int, int]
 REPORT_SUFFIX = ".json"
 
 
@@ -35,19 +35,6 @@ class RunSide:
     report: TestReport
     pass_share: float  # the pass rule of repeated attempts
     cases: list[SideCase]
-
-
-def case_keys(names: list[str | None], indexes: list[int]) -> list[CaseKey]:
-    """How each case of a suite (in suite order) is found on the other side."""
-    seen: dict[str, int] = {}
-    keys: list[CaseKey] = []
-    for name, index in zip(names, indexes, strict=True):
-        if name is None:
-            keys.append(("index", index, 0))
-        else:
-            keys.append(("name", name, seen.get(name, 0)))
-            seen[name] = seen.get(name, 0) + 1
-    return keys
 
 
 def _report_files(folder: Path) -> list[Path]:

@@ -1,0 +1,190 @@
+"""One kept run as the history reads it: its metadata, and per test case the outcome of
+every turn of every attempt. Compact (one letter per turn), so the index stores it whole
+and a history of hundreds of runs loads in a blink."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from holodeck_lsp.history.case_keys import CaseKey, case_label
+from holodeck_lsp.history.pass_rule import rule_passes
+
+# A turn's outcome in one attempt, one letter each.
+PASSED, FAILED, SKIPPED = "p", "f", "s"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    """One turn of one attempt of a test case, in one run."""
+
+    case_key: CaseKey
+    case_name: str | None
+    case_index: int  # place in the suite
+    turn_index: int
+    attempt: int  # 0-based; always 0 without `--repeat`
+    passed: bool
+    skipped: bool  # the session broke before the turn (a skipped turn failed)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRecord:
+    """A test case of one run: per attempt, one letter per turn (`p`, `f` or `s`) and the
+    attempt's verdict (`p` or `f`)."""
+
+    key: CaseKey
+    name: str | None
+    index: int  # place in the suite
+    attempts: tuple[str, ...]
+    verdicts: str  # one letter per attempt
+    passed: bool  # the case's verdict in the run (by the run's pass rule with `--repeat`)
+
+    @property
+    def label(self) -> str:
+        return case_label(self.name, self.index)
+
+    def turn_passed(self, turn: int, share: float) -> bool | None:
+        """The turn's verdict over the attempts by the pass rule ``share``; None when no
+        attempt ran that turn."""
+        ran = [letters[turn] for letters in self.attempts if turn < len(letters)]
+        if not ran:
+            return None
+        return rule_passes(ran.count(PASSED), len(ran), share)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRun:
+    """One file of the history: the run's metadata and its test cases' outcomes."""
+
+    path: Path
+    run_id: str  # SHA-256 of the file's bytes: the run's identity, whatever its name
+    timestamp: str  # the report's, as written (ISO 8601)
+    agent_name: str
+    made_by: str  # `holodeck-lsp 0.5.0 (HoloDeck 0.7.1)`, or `HoloDeck 0.7.1`
+    prompt_version: str
+    prompt_hash: str  # SHA-256 of the prompt's body
+    model: str | None  # the agent's `model.name`
+    git_commit: str | None
+    pass_rule: str  # with `--repeat`: the rule of the case verdicts (`all` without)
+    pass_share: float
+    duration_ms: int
+    tokens: int | None  # total tokens of every attempt; none if no result reported any
+    interrupted: bool  # the run stopped before every selected case had finished
+    cases: tuple[CaseRecord, ...]
+
+    @property
+    def time(self) -> datetime | None:
+        """The timestamp as an aware time (a time without an offset is taken as UTC);
+        None when it is not ISO 8601."""
+        return parse_time(self.timestamp)
+
+    @property
+    def repeat(self) -> int:
+        """Attempts per test case (1 without `--repeat`)."""
+        return max((len(case.attempts) for case in self.cases), default=1)
+
+    @property
+    def passed_cases(self) -> int:
+        return sum(case.passed for case in self.cases)
+
+    @property
+    def attempts(self) -> int:
+        return sum(len(case.attempts) for case in self.cases)
+
+    @property
+    def passed_attempts(self) -> int:
+        return sum(case.verdicts.count(PASSED) for case in self.cases)
+
+    def turns(self) -> Iterator[TurnOutcome]:
+        """Every turn of every attempt of every case, in suite order."""
+        for case in self.cases:
+            for attempt, letters in enumerate(case.attempts):
+                for turn, letter in enumerate(letters):
+                    yield TurnOutcome(
+                        case.key,
+                        case.name,
+                        case.index,
+                        turn,
+                        attempt,
+                        letter == PASSED,
+                        letter == SKIPPED,
+                    )
+
+    def to_data(self) -> dict[str, Any]:
+        """A JSON-able form, read back by `from_data` (the index stores it)."""
+        return {
+            "path": str(self.path),
+            "run_id": self.run_id,
+            "timestamp": self.timestamp,
+            "agent_name": self.agent_name,
+            "made_by": self.made_by,
+            "prompt_version": self.prompt_version,
+            "prompt_hash": self.prompt_hash,
+            "model": self.model,
+            "git_commit": self.git_commit,
+            "pass_rule": self.pass_rule,
+            "pass_share": self.pass_share,
+            "duration_ms": self.duration_ms,
+            "tokens": self.tokens,
+            "interrupted": self.interrupted,
+            "cases": [
+                [list(c.key), c.name, c.index, list(c.attempts), c.verdicts, c.passed]
+                for c in self.cases
+            ],
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], path: Path) -> HistoryRun:
+        """`to_data`'s form back, at ``path``; raises (KeyError, TypeError, ValueError) on
+        anything else."""
+        cases = tuple(
+            CaseRecord(
+                _case_key(key),
+                _optional_text(name),
+                int(index),
+                tuple(str(a) for a in attempts),
+                str(verdicts),
+                bool(passed),
+            )
+            for key, name, index, attempts, verdicts, passed in data["cases"]
+        )
+        return cls(
+            path=path,
+            run_id=str(data["run_id"]),
+            timestamp=str(data["timestamp"]),
+            agent_name=str(data["agent_name"]),
+            made_by=str(data["made_by"]),
+            prompt_version=str(data["prompt_version"]),
+            prompt_hash=str(data["prompt_hash"]),
+            model=_optional_text(data["model"]),
+            git_commit=_optional_text(data["git_commit"]),
+            pass_rule=str(data["pass_rule"]),
+            pass_share=float(data["pass_share"]),
+            duration_ms=int(data["duration_ms"]),
+            tokens=None if data["tokens"] is None else int(data["tokens"]),
+            interrupted=bool(data["interrupted"]),
+            cases=cases,
+        )
+
+
+def _case_key(raw: Any) -> CaseKey:
+    kind, value, nth = raw
+    if kind == "name":
+        return ("name", str(value), int(nth))
+    return ("index", int(value), int(nth))
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def parse_time(text: str) -> datetime | None:
+    """An ISO 8601 time as an aware time (UTC when it names no offset); None otherwise."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
