@@ -430,8 +430,9 @@ def compare(
     base: Annotated[
         Path,
         typer.Argument(
-            help="The earlier run: a JSON report (of run, merge or holodeck test), or a "
-            "folder of shard reports."
+            help="The earlier run: a JSON report (of run, merge or holodeck test), a folder "
+            "of shard reports, or a history: a folder of kept runs (results/<slug>/, of run "
+            "or holodeck test) or the agent file whose runs they are."
         ),
     ],
     head: Annotated[Path, typer.Argument(help="The later run, as BASE.")],
@@ -469,6 +470,18 @@ def compare(
             click_type=click.Choice(list(CORRECTIONS)),
         ),
     ] = CORRECTIONS[0],
+    base_last: Annotated[
+        int | None,
+        typer.Option(help="BASE a history: pool only its latest N runs.", show_default=False),
+    ] = None,
+    base_since: Annotated[
+        str | None,
+        typer.Option(
+            help="BASE a history: pool only its runs made since this ISO 8601 date or time "
+            "(UTC unless it says otherwise).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs turn by turn; exit 0, 1 on a regression (--fail-on), 2 bad input."""
     from holodeck_lsp.runner.report.comparison.compare_command import (
@@ -476,7 +489,9 @@ def compare(
         compare_command,
     )
 
-    options = CompareOptions(base, head, output_format, output, fail_on, alpha, correction)
+    options = CompareOptions(
+        base, head, output_format, output, fail_on, alpha, correction, base_last, base_since
+    )
     raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))
 
 

@@ -33,7 +33,9 @@ class TurnOutcome(_Compared):
     )
     attempts: int = Field(..., ge=1, description="Attempts in which the turn ran.")
     passed_attempts: int = Field(..., ge=0, description="Attempts in which it passed.")
-    duration_ms: float = Field(..., ge=0, description="Time of the turn (mean over attempts).")
+    duration_ms: float | None = Field(
+        None, ge=0, description="Time of the turn (mean over attempts); none from a history."
+    )
     total_tokens: float | None = Field(
         None, description="Tokens the turn used (mean over attempts); none if not reported."
     )

@@ -41,7 +41,8 @@ class CaseOutcomes:
 class SideOutcomes:
     summary: RunSummary
     cases: list[CaseOutcomes]
-    average_scores: dict[str, float] = field(default_factory=dict)  # the run's mean scores
+    # the run's mean scores; none when the side does not keep them (a history)
+    average_scores: dict[str, float] | None = field(default_factory=dict)
 
 
 def mean(values: Sequence[float]) -> float:

@@ -243,11 +243,18 @@ def compare_sides(
         turns=count_changes(cases),
         gate=gate,
         suite=suite,
-        metrics=_metric_changes(base.average_scores, head.average_scores),
+        metrics=_run_metrics(base, head),
         duration_delta_ms=head.summary.duration_ms - base.summary.duration_ms,
         tokens_delta=_delta_tokens(base.summary.total_tokens, head.summary.total_tokens),
         cases=cases,
     )
+
+
+def _run_metrics(base: SideOutcomes, head: SideOutcomes) -> list[MetricChange]:
+    """The runs' mean scores side by side, when both sides keep them."""
+    if base.average_scores is None or head.average_scores is None:
+        return []
+    return _metric_changes(base.average_scores, head.average_scores)
 
 
 def _delta_tokens(base: int | None, head: int | None) -> int | None:
