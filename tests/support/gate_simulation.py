@@ -104,8 +104,8 @@ def pull_request(scenario: Scenario, rng: random.Random) -> SideOutcomes:
         turns = {t: _turn(p, scenario.repeat) for t, p in enumerate(passes)}
         whole = min(passes)  # attempts are drawn per turn: the case's verdict, roughly
         key = ("name", f"case {c}", 0)
-        passed = whole == scenario.repeat
-        cases.append(CaseOutcomes(key, f"case {c}", c, c, passed, scenario.repeat, whole, turns))
+        verdict = whole == scenario.repeat
+        cases.append(CaseOutcomes(key, f"case {c}", c, c, verdict, scenario.repeat, whole, turns))
     passed = sum(case.passed for case in cases)
     summary = RunSummary(
         reports=["report.json"],
