@@ -212,13 +212,13 @@ class Gate(_Compared):
     tested: int = Field(
         ...,
         ge=0,
-        description="Turns tested for a fall: those whose fall could be beyond noise "
-        "(Tarone's rule).",
+        description="Turns tested for a fall: those whose failures could show a fall beyond "
+        "noise (the smallest p-value their margins allow is below turn_alpha).",
     )
     lone_level: float = Field(
         ...,
-        description="The p-value a lone regressed turn must be under: turn_alpha / K, K the "
-        "turns tested (at least 1).",
+        description="The p-value a fall must be under when it is the only one: turn_alpha / "
+        "tested (turn_alpha when none is).",
     )
 
 

@@ -11,7 +11,7 @@ from holodeck_lsp.runner.report.comparison.gate_decision import (
     TurnVerdict,
     gate_fails,
     judge,
-    tarone_size,
+    turns_tested,
 )
 
 STEADY = (Tally(20, 20), Tally(5, 5))  # a turn that always passed, and still does
@@ -50,17 +50,34 @@ def test_a_fall_beyond_noise_is_a_regression_among_forty_turns() -> None:
     verdict = _one(Tally(20, 20), Tally(1, 5), others=39)
     assert (verdict.regression, verdict.noise, verdict.rule) == (True, "beyond_noise", "exact_test")
     assert verdict.p_value == pytest.approx(21 / 53130)
-    assert verdict.adjusted_p == pytest.approx(40 * 21 / 53130)  # Benjamini-Hochberg over 40
+    # the 39 steady turns are no test (no failure to place): the fall is adjusted alone
+    assert verdict.adjusted_p == verdict.p_value
 
 
 def test_a_fall_within_noise_says_what_could_have_been_caught() -> None:
-    verdict = _one(Tally(20, 20), Tally(3, 5), others=39)
+    """20/20 -> 3/5 beside 20 flaky turns that are tested (this one's two failures could
+    not look like a fall: p >= 10/300): a lone fall needs p < 0.025 / 20, so HEAD passing
+    at most 1 of 5 would have been beyond noise, which a true rate of 0.169 reaches 80% of
+    the time: a fall of 83 points."""
+    flaky = [(Tally(14, 20), Tally(3, 5))] * 20
+    cases = [[(Tally(20, 20), Tally(3, 5))], *([pair] for pair in flaky)]
+    verdicts = judge(cases, 0.05)
+    verdict = verdicts.turns[0]
     assert (verdict.regression, verdict.noise, verdict.rule) == (
         False,
         "within_noise",
         "exact_test",
     )
-    assert verdict.detectable_drop == pytest.approx(0.8314, abs=1e-4)  # at 0.025 / 40
+    assert verdicts.tested == 20 and verdicts.lone_level == pytest.approx(0.025 / 20)
+    assert verdict.detectable_drop == pytest.approx(0.8314, abs=1e-3)
+
+
+def test_a_small_fall_of_many_attempts_is_within_noise_not_too_few_attempts() -> None:
+    """10/10 -> 9/10: one failure in twenty attempts can never be beyond noise (no test),
+    but ten attempts could have told a fall to 0/10: within noise, not too few attempts."""
+    verdict = _one(Tally(10, 10), Tally(9, 10))
+    assert (verdict.noise, verdict.rule, verdict.adjusted_p) == ("within_noise", "exact_test", None)
+    assert verdict.detectable_drop == pytest.approx(0.6, abs=0.1)
 
 
 def test_too_few_attempts_to_tell_any_fall() -> None:
@@ -81,20 +98,19 @@ def test_a_rise_beyond_noise_is_told_but_is_no_regression() -> None:
     assert (verdict.regression, verdict.noise) == (False, "beyond_noise")
 
 
-def test_turns_that_never_passed_do_not_dilute_the_others() -> None:
-    """Tarone: 100 turns that always failed in BASE cannot fall, so a lone regression needs
-    p < 0.025 / 1, not 0.025 / 101."""
-    cases = [[(Tally(10, 10), Tally(4, 10))], *([(Tally(0, 20), Tally(0, 5))] for _ in range(100))]
+def test_turns_that_cannot_look_like_a_fall_do_not_dilute_the_others() -> None:
+    """100 turns that always failed in BASE, and 100 that passed every attempt on both
+    sides, are no tests: a lone fall needs p < 0.025, not 0.025 / 201."""
+    cases = [[(Tally(10, 10), Tally(5, 10))]]
+    cases += [[(Tally(0, 20), Tally(0, 5))] for _ in range(100)]
+    cases += [[STEADY] for _ in range(100)]
     verdicts = judge(cases, 0.05)
     assert (verdicts.tested, verdicts.lone_level) == (1, 0.025)
-    assert verdicts.turns[0].regression  # p = 0.0054
+    assert verdicts.turns[0].regression  # p = 0.016
 
 
-def test_tarone_counts_the_turns_whose_smallest_p_value_could_pass() -> None:
-    # 15 below 0.05 / 5, but only 5 below 0.05 / 6
-    assert tarone_size([1e-6] * 5 + [0.009] * 10, 0.05) == 6
-    assert tarone_size([0.004] * 10, 0.05) == 10
-    assert tarone_size([0.5] * 3, 0.05) == 1
+def test_a_turn_is_tested_when_its_smallest_possible_p_value_is_below_alpha() -> None:
+    assert turns_tested([1e-6, 0.02, 0.025, 0.5, 1.0], 0.025) == [0, 1]
 
 
 def _diffuse(correction: str = "bh") -> GateVerdicts:

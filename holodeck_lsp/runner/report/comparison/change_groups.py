@@ -164,12 +164,12 @@ def gate_text(comparison: Comparison) -> str:
     """How regressions were told from noise, in a sentence."""
     gate = comparison.gate
     name = CORRECTION_NAMES[gate.correction]
-    turns = (
-        f"{name} over the {gate.tested} whose fall could be beyond noise; a lone one needs "
-        f"p < {p_text(gate.lone_level)}"
+    tested = (
+        f"{name} over the {gate.tested} turn(s) whose failures could show a fall beyond noise"
         if gate.tested
-        else "none ran often enough for a fall to be beyond noise"
+        else "no turn's failures could show a fall beyond noise"
     )
+    turns = f"{tested}; alone, a fall needs p < {p_text(gate.lone_level)}"
     return f"alpha {comparison.alpha:g}: half to the turns ({turns}), half to the suite's pass rate"
 
 

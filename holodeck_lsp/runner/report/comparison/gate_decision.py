@@ -15,10 +15,14 @@ A turn whose pass rate fell is, in this order:
 4. "could not tell" when even HEAD failing every attempt would not be beyond noise: too
    few attempts, no fall detectable.
 
-Which turns count as tested is Tarone's rule (1990) for discrete tests: only those whose
-smallest possible p-value (HEAD failing every attempt) could be beyond noise, K of them with
-K the smallest number such that at most K turns reach alpha / K. A turn that always failed
-in BASE, or that so few attempts could never show falling, does not dilute the others.
+Which turns count as tested follows Tarone (1990) for discrete tests: a turn whose smallest
+possible p-value is not below alpha can never be beyond noise, so it is no test and does not
+dilute the others (K, the number the correction divides by, counts only the rest). Fisher's
+test is conditional on the margins (each side's attempts, the passes of both together), so
+that smallest p-value is the one of the split putting as many of the failures in HEAD as
+they fit: a turn that passed every attempt on both sides, or failed them all, or whose few
+failures could never look like a fall, is left out (as LAMP, Terada et al. 2013, counts
+them). A turn left out is still judged: by rules 1, 2 and 4, or within noise.
 
 The suite's pass rate is compared too (`clustered_difference.py`): a fall beyond noise
 there is a regression of the suite. Alpha is split between the two looks (Bonferroni):
@@ -69,7 +73,7 @@ NO_CHANGE = TurnVerdict(False, None, None, None, None, None)
 
 @dataclass(frozen=True)
 class Family:
-    """The turns tested one way (a fall, or a rise), as Tarone's rule counts them."""
+    """The turns tested one way (a fall, or a rise)."""
 
     tested: list[int]  # indexes into the pairs
     size: int  # K: alpha / K is the level a lone change must reach
@@ -106,23 +110,26 @@ def _rose(pair: tuple[Tally, Tally]) -> bool:
 
 
 def _least_fall_p(pair: tuple[Tally, Tally]) -> float:
+    """The smallest p-value a fall could have with these margins (the passes of both sides
+    together, each side's attempts): BASE holding as many of the passes as it can."""
     base, head = pair
-    return fell_p_value(base.passed, base.attempts, 0, head.attempts)
+    passes = base.passed + head.passed
+    held = min(passes, base.attempts)
+    return fell_p_value(held, base.attempts, passes - held, head.attempts)
 
 
 def _least_rise_p(pair: tuple[Tally, Tally]) -> float:
     base, head = pair
-    return rose_p_value(base.passed, base.attempts, head.attempts, head.attempts)
+    failures = base.attempts - base.passed + head.attempts - head.passed
+    held = min(failures, base.attempts)  # BASE holding as many of the failures as it can
+    base_passed, head_passed = base.attempts - held, head.attempts - (failures - held)
+    return rose_p_value(base_passed, base.attempts, head_passed, head.attempts)
 
 
-def tarone_size(least: Sequence[float], alpha: float) -> int:
-    """The smallest K >= 1 such that at most K of the smallest possible p-values are below
-    alpha / K."""
-    ordered = sorted(least)
-    size = 1
-    while sum(1 for p in ordered if p < alpha / size) > size:
-        size += 1
-    return size
+def turns_tested(least: Sequence[float], alpha: float) -> list[int]:
+    """The turns whose smallest possible p-value is below alpha: the others can never be
+    beyond noise, whatever the correction, and are no test at all."""
+    return [i for i, p in enumerate(least) if p < alpha]
 
 
 def family(
@@ -132,13 +139,10 @@ def family(
     alpha: float,
     correction: Correction,
 ) -> Family:
-    """The turns tested, and their p-values adjusted over K (turns Tarone's rule leaves out
-    count as p = 1, which is what Gilbert's (2005) Tarone-BH amounts to)."""
-    size = tarone_size(least, alpha)
-    tested = [i for i in range(len(pairs)) if least[i] < alpha / size]
-    values = [_p(p_value, pairs[i]) for i in tested] + [1.0] * (size - len(tested))
-    adjusted = CORRECTIONS[correction](values)
-    return Family(tested, size, dict(zip(tested, adjusted, strict=False)))
+    """The turns tested, and their p-values adjusted over them."""
+    kept = turns_tested(least, alpha)
+    adjusted = CORRECTIONS[correction]([_p(p_value, pairs[i]) for i in kept])
+    return Family(kept, max(1, len(kept)), dict(zip(kept, adjusted, strict=True)))
 
 
 def _p(p_value: Callable[[int, int, int, int], float], pair: tuple[Tally, Tally]) -> float:
@@ -149,6 +153,10 @@ def _p(p_value: Callable[[int, int, int, int], float], pair: tuple[Tally, Tally]
 def _shown(pair: tuple[Tally, Tally]) -> bool:
     """A test is made (and its p-value shown) when a side ran the turn more than once."""
     return max(pair[0].attempts, pair[1].attempts) > 1
+
+
+def _too_few(p_value: float | None, adjusted: float | None) -> TurnVerdict:
+    return TurnVerdict(False, p_value, adjusted, "not_enough_attempts", "too_few_attempts", None)
 
 
 def _fall_verdict(
@@ -162,11 +170,11 @@ def _fall_verdict(
         return TurnVerdict(True, shown, adjusted, noise, "failed_every_attempt", None)
     if head.attempts == 1 and 0 < base.passed < base.attempts:
         return TurnVerdict(False, shown, adjusted, "within_noise", "flaky_single_attempt", None)
-    if adjusted is None:
-        return TurnVerdict(False, shown, None, "not_enough_attempts", "too_few_attempts", None)
-    if adjusted < turn_alpha:
+    if adjusted is not None and adjusted < turn_alpha:
         return TurnVerdict(True, shown, adjusted, "beyond_noise", "exact_test", None)
     drop = turn_detectable_drop(base.passed, base.attempts, head.attempts, turn_alpha / falls.size)
+    if drop is None:  # even HEAD failing every attempt would not be beyond noise
+        return _too_few(shown, adjusted)
     return TurnVerdict(False, shown, adjusted, "within_noise", "exact_test", drop)
 
 
@@ -175,11 +183,14 @@ def _rise_verdict(
 ) -> TurnVerdict:
     if not _shown(pair):
         return NO_CHANGE
+    base, head = pair
     adjusted = rises.adjusted.get(i)
-    if adjusted is None:
-        return TurnVerdict(False, p_value, None, "not_enough_attempts", "too_few_attempts", None)
-    noise: Noise = "beyond_noise" if adjusted < turn_alpha else "within_noise"
-    return TurnVerdict(False, p_value, adjusted, noise, "exact_test", None)
+    if adjusted is not None and adjusted < turn_alpha:
+        return TurnVerdict(False, p_value, adjusted, "beyond_noise", "exact_test", None)
+    extreme = rose_p_value(base.passed, base.attempts, head.attempts, head.attempts)
+    if extreme >= turn_alpha / rises.size:  # even HEAD passing every attempt would not do
+        return _too_few(p_value, adjusted)
+    return TurnVerdict(False, p_value, adjusted, "within_noise", "exact_test", None)
 
 
 def judge_turns(
