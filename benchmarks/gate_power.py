@@ -6,7 +6,7 @@ table docs/compare.md recommends `--repeat` from.
 Simulates (tests/support/gate_simulation.py: `compare`'s own comparison and `--fail-on
 regressed`, outcomes drawn with a seeded generator) an agent whose test cases have four
 turns passing with chances 1.0, 0.9, 0.7 and 1.0, for suites of 10, 100 and 1,000 test
-cases (40, 400 and 4,000 turns), a history of main's last 20 runs as BASE, and pull
+cases (40, 400 and 4,000 turns), a history of main's last 20 or 50 runs as BASE, and pull
 requests run with `--repeat` 1, 3, 5 and 10; and today's gate (the latest report as BASE,
 one attempt). For each it prints:
 
@@ -57,16 +57,18 @@ def _row(cases: int, runs: int, repeat: int, pull_requests: int, seed: int) -> s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pull-requests", type=int, default=200)
+    parser.add_argument("--pull-requests", type=int, default=200, help="for 40 turns")
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--cases", type=int, nargs="*", default=[10, 100, 1000])
     args = parser.parse_args()
     print("| turns | BASE | --repeat | false alarms | caught | turn MDE | suite MDE |")
     print("|---|---|---|---|---|---|---|")
-    for cases in (10, 100, 1000):
-        count = max(20, args.pull_requests * 10 // cases) if cases > 10 else args.pull_requests
+    for cases in args.cases:
+        # fewer pull requests of the larger suites: each costs as many turns more
+        count = max(30, args.pull_requests * 10 // cases)
         print(_row(cases, 1, 1, count, args.seed), flush=True)
-        for repeat in (1, 3, 5, 10):
-            print(_row(cases, HISTORY, repeat, count, args.seed), flush=True)
+        for runs, repeat in ((20, 1), (20, 3), (20, 5), (20, 10), (50, 5), (50, 10)):
+            print(_row(cases, runs, repeat, count, args.seed), flush=True)
 
 
 if __name__ == "__main__":
