@@ -61,7 +61,10 @@ def read_base(options: CompareOptions, head: RunSide, err: TextIO) -> SideOutcom
     folder = history_folder(options.base)
     if folder is not None:
         since = parse_since(options.base_since) if options.base_since else None
-        choice = HistoryChoice(options.base_last, since, frozenset({head.report.timestamp}))
+        head_cases = tuple(case.key for case in head.cases)
+        choice = HistoryChoice(
+            options.base_last, since, frozenset({head.report.timestamp}), head_cases
+        )
         history = read_history_base(folder, choice)
         if history is not None:
             for note in history.notes:

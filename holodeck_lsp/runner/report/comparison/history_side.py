@@ -3,11 +3,13 @@ test`'s), read by `history/`, each turn's passes and attempts pooled over the ru
 (`--base-last N`, `--base-since DATE`). A history is a run repeated over time: the gate
 judges it as it judges a `--repeat` report.
 
-Which test cases BASE has is what its latest run had: a case dropped from the suite long
-ago is not "removed" by every pull request. Its turns count every run that ran them."""
+Which test cases BASE has is what its latest run had (a case dropped from the suite long ago
+is not "removed" by every pull request), and HEAD's that an earlier run had (the latest may
+have stopped early). Their turns count every run that ran them."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -25,11 +27,12 @@ AGENT_SUFFIXES = (".yaml", ".yml")
 
 @dataclass(frozen=True)
 class HistoryChoice:
-    """Which of a history's runs BASE pools."""
+    """Which of a history's runs BASE pools, and which test cases."""
 
     last: int | None = None  # the latest N
     since: datetime | None = None  # made at or after
     leave_out: frozenset[str] = frozenset()  # report timestamps (HEAD's own run)
+    head_cases: tuple[CaseKey, ...] = ()  # kept from earlier runs when the latest lacks them
 
 
 @dataclass
@@ -103,20 +106,27 @@ def _turn(passed: int, attempts: int, share: float) -> TurnOutcome:
     )
 
 
-def history_outcomes(folder: Path, runs: list[HistoryRun]) -> SideOutcomes:
-    """BASE as the pooled runs (at least one, oldest first) of ``folder``."""
+def history_outcomes(
+    folder: Path, runs: list[HistoryRun], also: Collection[CaseKey] = ()
+) -> SideOutcomes:
+    """BASE as the pooled runs (at least one, oldest first) of ``folder``: the test cases
+    of the latest run, and those of ``also`` (HEAD's) that an earlier run has (the latest
+    may have stopped before them)."""
     latest = runs[-1]
     share = latest.pass_share
     pools = _pool(runs)
+    keys = [record.key for record in latest.cases]
+    in_latest = set(keys)
+    keys += [key for key in also if key in pools and key not in in_latest]
     cases = []
-    for position, record in enumerate(latest.cases):
-        pool = pools[record.key]
+    for position, key in enumerate(keys):
+        pool = pools[key]
         passed, attempts = pool.cases
         cases.append(
             CaseOutcomes(
-                key=record.key,
-                label=case_label(record.name, record.index),
-                index=record.index,
+                key=key,
+                label=case_label(pool.name, pool.index),
+                index=pool.index,
                 position=position,
                 passed=rule_passes(passed, attempts, share),
                 attempts=attempts,
@@ -163,4 +173,4 @@ def read_history_base(folder: Path, choice: HistoryChoice) -> HistoryBase | None
             f"{folder}: none of its {len(history.runs)} run(s) is left by --base-last and "
             "--base-since"
         )
-    return HistoryBase(history_outcomes(folder, runs), notes)
+    return HistoryBase(history_outcomes(folder, runs, choice.head_cases), notes)
