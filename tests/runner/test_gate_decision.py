@@ -31,7 +31,7 @@ def _one(base: Tally, head: Tally, others: int = 0) -> TurnVerdict:
         (Tally(1, 1), Tally(0, 5)),
     ],
 )
-def test_never_failed_then_never_passed_is_a_regression(base: Tally, head: Tally) -> None:
+def test_never_failed_then_never_passed_untested_is_a_regression(base: Tally, head: Tally) -> None:
     verdict = _one(base, head, others=39)
     assert (verdict.regression, verdict.rule) == (True, "failed_every_attempt")
 
@@ -141,3 +141,19 @@ def test_benjamini_hochberg_flags_more_of_several_falls_than_holm() -> None:
 def test_nothing_changed_nothing_fails() -> None:
     verdicts = judge([[STEADY, (Tally(14, 20), Tally(4, 5))] for _ in range(10)], 0.05)
     assert not gate_fails(verdicts)
+
+
+def test_a_tested_turn_failing_every_attempt_is_judged_by_the_test() -> None:
+    """20/20 -> 0/3 (p = 1/1771) among a hundred flaky turns that are tested too: adjusted
+    over 101 it is within noise. Were every such turn a regression by rule, a suite of
+    thousands of turns at 90% would fail on one of them in every tenth pull request."""
+    flaky = [[(Tally(14, 20), Tally(3, 5))] for _ in range(100)]
+    verdicts = judge([[(Tally(20, 20), Tally(0, 3))], *flaky], 0.05)
+    verdict = verdicts.turns[0]
+    assert (verdict.regression, verdict.noise, verdict.rule) == (
+        False,
+        "within_noise",
+        "exact_test",
+    )
+    assert verdict.p_value == pytest.approx(1 / 1771)
+    assert verdict.adjusted_p == pytest.approx(101 / 1771)

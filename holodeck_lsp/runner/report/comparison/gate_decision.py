@@ -4,16 +4,19 @@ with `--repeat` or not). `compare` decides through here, and so does the simulat
 measures the gate's false alarms and power (tests/support/gate_simulation.py).
 
 A turn whose pass rate fell is, in this order:
-1. a regression when BASE never failed it and HEAD never passed it: no attempt of either
-   side says the turn is flaky, the verdict of a test suite (two single reports, as before);
-2. never a regression when HEAD ran it once and BASE saw it both pass and fail: one failure
+1. never a regression when HEAD ran it once and BASE saw it both pass and fail: one failure
    of a turn known to be flaky is what the gate must let through;
-3. otherwise judged by the one-sided Fisher exact test of the fall, its p-value adjusted
-   over the turns tested (Benjamini-Hochberg, or Holm): a regression beyond noise when the
-   adjusted p-value is below the turns' share of alpha, else within noise, with the
-   smallest fall these attempts would have caught (`detectable_drop`);
-4. "could not tell" when even HEAD failing every attempt would not be beyond noise: too
-   few attempts, no fall detectable.
+2. when it is tested (its failures could show a fall beyond noise, below), judged by the
+   one-sided Fisher exact test of the fall, its p-value adjusted over the turns tested
+   (Benjamini-Hochberg, or Holm): a regression beyond noise when the adjusted p-value is
+   below the turns' share of alpha, else within noise, with the smallest fall these
+   attempts would have caught (`detectable_drop`);
+3. when it is not, a regression if BASE never failed it and HEAD never passed it: no
+   attempt of either side says the turn is flaky, the verdict of a test suite (two single
+   reports, as before);
+4. otherwise within noise (with the smallest fall that would have been caught), or "could
+   not tell" when even HEAD failing every attempt would not be beyond noise: too few
+   attempts.
 
 Which turns count as tested follows Tarone (1990) for discrete tests: a turn whose smallest
 possible p-value is not below alpha can never be beyond noise, so it is no test and does not
@@ -165,13 +168,12 @@ def _fall_verdict(
     base, head = pair
     shown = p_value if _shown(pair) else None
     adjusted = falls.adjusted.get(i)
-    if base.passed == base.attempts and head.passed == 0:
-        noise: Noise | None = "beyond_noise" if adjusted is not None else None
-        return TurnVerdict(True, shown, adjusted, noise, "failed_every_attempt", None)
     if head.attempts == 1 and 0 < base.passed < base.attempts:
         return TurnVerdict(False, shown, adjusted, "within_noise", "flaky_single_attempt", None)
     if adjusted is not None and adjusted < turn_alpha:
         return TurnVerdict(True, shown, adjusted, "beyond_noise", "exact_test", None)
+    if adjusted is None and base.passed == base.attempts and head.passed == 0:
+        return TurnVerdict(True, shown, None, None, "failed_every_attempt", None)
     drop = turn_detectable_drop(base.passed, base.attempts, head.attempts, turn_alpha / falls.size)
     if drop is None:  # even HEAD failing every attempt would not be beyond noise
         return _too_few(shown, adjusted)
