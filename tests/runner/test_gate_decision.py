@@ -145,15 +145,16 @@ def test_nothing_changed_nothing_fails() -> None:
 
 def test_a_tested_turn_failing_every_attempt_is_judged_by_the_test() -> None:
     """20/20 -> 0/3 (p = 1/1771) among a hundred flaky turns that are tested too: adjusted
-    over 101 it is within noise. Were every such turn a regression by rule, a suite of
-    thousands of turns at 90% would fail on one of them in every tenth pull request."""
+    over 101 it is not beyond noise, and three attempts could show no fall alone (it would
+    need p < 0.025 / 101): could not tell. Were every such turn a regression by rule, a suite
+    of thousands of turns at 90% would fail on one of them in every tenth pull request."""
     flaky = [[(Tally(14, 20), Tally(3, 5))] for _ in range(100)]
     verdicts = judge([[(Tally(20, 20), Tally(0, 3))], *flaky], 0.05)
     verdict = verdicts.turns[0]
     assert (verdict.regression, verdict.noise, verdict.rule) == (
         False,
-        "within_noise",
-        "exact_test",
+        "not_enough_attempts",
+        "too_few_attempts",
     )
     assert verdict.p_value == pytest.approx(1 / 1771)
     assert verdict.adjusted_p == pytest.approx(101 / 1771)
