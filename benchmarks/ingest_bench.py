@@ -120,11 +120,12 @@ def requests(port: int) -> int:
 
 
 def one_run(agent: Path, port: int) -> tuple[float, int]:
-    from holodeck_lsp.runner.command import RunOptions, run_command
+    from holodeck_lsp.runner.command import ReportOptions, RunOptions, run_command
 
     before = requests(port)
     start = time.perf_counter()
-    code = run_command(RunOptions(agent, quiet=True), io.StringIO(), io.StringIO(), env={})
+    options = RunOptions(agent, report=ReportOptions(quiet=True))
+    code = run_command(options, io.StringIO(), io.StringIO(), env={})
     elapsed = time.perf_counter() - start
     if code != 0:
         raise SystemExit(f"run exited {code}")

@@ -121,10 +121,21 @@ def timed_run(path: Path, parallel: int) -> tuple[float, float, float]:
     """Seconds of one `run`: executing the test cases (the report's total_duration_ms),
     the whole command (loading and validating the suite included), and the CPU time of
     this process over the whole command."""
-    from holodeck_lsp.runner.command import RunOptions, run_command
+    from holodeck_lsp.runner.command import (
+        CollectOptions,
+        ExecuteOptions,
+        ReportOptions,
+        RunOptions,
+        run_command,
+    )
 
     report = path.parent / "report.json"
-    options = RunOptions(path, parallel=parallel, quiet=True, user_config=False, outputs=[report])
+    options = RunOptions(
+        path,
+        collect=CollectOptions(user_config=False),
+        execute=ExecuteOptions(parallel=parallel),
+        report=ReportOptions(outputs=[report], quiet=True),
+    )
     start, cpu = time.perf_counter(), time.process_time()
     code = run_command(options, io.StringIO(), sys.stderr)
     whole, used = time.perf_counter() - start, time.process_time() - cpu

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
+from typer.core import TyperGroup
 
 from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import DEFAULT_FORMAT, FORMATS
@@ -42,7 +43,32 @@ if TYPE_CHECKING:
     from holodeck_lsp.check.results import CheckResult
     from holodeck_lsp.validation.validate import ValidationContext
 
+_COMMAND_LINE = "holodeck_lsp.command_line"
+
+
+class _Program(TyperGroup):
+    """The commands, keeping the arguments they were given (also when called in-process):
+    a kept run records its command line, as `holodeck test` records `sys.argv`."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: object,
+    ) -> click.Context:
+        given = list(args)
+        context = super().make_context(info_name, args, parent, **extra)
+        context.meta[_COMMAND_LINE] = given
+        return context
+
+
+def _command_line() -> tuple[str, ...]:
+    return tuple(click.get_current_context().meta.get(_COMMAND_LINE, ()))
+
+
 app = typer.Typer(
+    cls=_Program,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -268,6 +294,13 @@ def schema(
         output.write_text(text, encoding="utf-8")
 
 
+_HISTORY_DIR_HELP = (
+    "Keep the run in this folder instead of results/<slug>/ beside the agent file "
+    "(holodeck-lsp history reads it)."
+)
+_NO_HISTORY_HELP = "Keep no record of this run in the run history."
+
+
 @app.command()
 def run(
     agent_file: Annotated[Path, typer.Argument(help="The agent YAML whose test cases run.")],
@@ -372,34 +405,50 @@ def run(
             "--reingest", help="Embed every document again, ignoring the embeddings cache."
         ),
     ] = False,
+    history_dir: Annotated[Path | None, typer.Option(help=_HISTORY_DIR_HELP)] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help=_NO_HISTORY_HELP)] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
-    from holodeck_lsp.runner.command import RunOptions, run_command
+    from holodeck_lsp.runner.command import (
+        CollectOptions,
+        ExecuteOptions,
+        ReportOptions,
+        RunOptions,
+        run_command,
+    )
+    from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions
 
     options = RunOptions(
         agent_file=agent_file,
-        python_agent=agent,
-        parallel=parallel,
-        llm_timeout=llm_timeout,
-        grader_timeout=grader_timeout,
-        resume=resume,
-        repeat=repeat,
-        pass_rule=pass_rule,
-        record=record,
-        replay=replay,
-        outputs=list(output or []),
-        keywords=list(keyword or []),
-        limit=limit,
-        shard=shard,
-        quiet=quiet,
-        user_config=not no_user_config,
-        isolate_mcp=isolate_mcp,
-        reingest=reingest,
-        events=events,
-        case=case,
-        up_to_turn=up_to_turn,
-        from_report=from_report,
-        baseline=baseline,
+        collect=CollectOptions(
+            user_config=not no_user_config,
+            keywords=list(keyword or []),
+            limit=limit,
+            shard=shard,
+            case=case,
+            up_to_turn=up_to_turn,
+            repeat=repeat,
+        ),
+        execute=ExecuteOptions(
+            python_agent=agent,
+            parallel=parallel,
+            llm_timeout=llm_timeout,
+            grader_timeout=grader_timeout,
+            record=record,
+            replay=replay,
+            resume=resume,
+            isolate_mcp=isolate_mcp,
+            reingest=reingest,
+        ),
+        report=ReportOptions(
+            outputs=list(output or []),
+            events=events,
+            quiet=quiet,
+            pass_rule=pass_rule,
+            from_report=from_report,
+            baseline=baseline,
+            keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
+        ),
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
 
@@ -417,11 +466,17 @@ def merge(
         bool,
         typer.Option("--allow-partial", help="Merge even when shards of the run are missing."),
     ] = False,
+    history_dir: Annotated[Path | None, typer.Option(help=_HISTORY_DIR_HELP)] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help=_NO_HISTORY_HELP)] = False,
 ) -> None:
     """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
     from holodeck_lsp.runner.command import merge_command
+    from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions
 
-    code = merge_command(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
+    keeping = KeepOptions(history_dir, not no_history, _command_line())
+    code = merge_command(
+        reports, list(output or []), sys.stdout, sys.stderr, allow_partial, keeping
+    )
     raise typer.Exit(code)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
@@ -22,12 +23,17 @@ from holodeck_lsp.runner.collect.repeat_expansion import expand
 from holodeck_lsp.runner.collect.run_settings import UsageError, resolve_parallelism, turn_limit
 from holodeck_lsp.runner.collect.selection import parse_shard, select
 from holodeck_lsp.runner.collect.unapplied import unapplied_warnings
-from holodeck_lsp.runner.execute.backend_stack import run_backend, run_judges, run_label
+from holodeck_lsp.runner.execute.backend_stack import (
+    BackendStack,
+    run_backend,
+    run_judges,
+    run_label,
+)
 from holodeck_lsp.runner.execute.case_runs import CaseRunSettings
 from holodeck_lsp.runner.execute.interrupts import Interrupts
 from holodeck_lsp.runner.execute.metric_preflight import MetricSetupError
 from holodeck_lsp.runner.execute.recording import ReplayFileError, load_replay
-from holodeck_lsp.runner.execute.suite_execution import Progress, SuiteRun, execute
+from holodeck_lsp.runner.execute.suite_execution import Execution, Progress, SuiteRun, execute
 from holodeck_lsp.runner.report.comparison.run_baseline import BaselineMarks, ran_part
 from holodeck_lsp.runner.report.comparison.run_sides import RunSide, read_side, report_side
 from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
@@ -44,11 +50,12 @@ from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.run_counts import planned_counts
+from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions, keep_merged_run, keep_run
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
-from holodeck_lsp.runner.score.metrics.judge_panel import ledger_line
+from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel, ledger_line
 from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy
 from holodeck_lsp.runner.services.redaction import Secrets, activated, terminal_stream
@@ -59,57 +66,134 @@ from holodeck_lsp.runner.tools.toolbox import PreflightError
 
 
 @dataclass
-class RunOptions:
-    agent_file: Path
-    python_agent: str | None = None
+class CollectOptions:
+    """Collect: which test cases of the suite run, and how often."""
+
+    user_config: bool = True  # read ~/.holodeck/config.yaml
+    keywords: list[str] = field(default_factory=list)  # -k
+    limit: int | None = None
+    shard: str | None = None  # I/N
+    case: int | None = None  # `--case N`: only the test case at that position
+    up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
+    repeat: int = 1  # attempts per test case, each in a fresh session
+
+
+@dataclass
+class ExecuteOptions:
+    """Execute: the agent the cases run against, and how."""
+
+    python_agent: str | None = None  # `--agent pkg.mod:factory`
     parallel: int | None = None
     llm_timeout: float | None = None
+    grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     record: Path | None = None
     replay: Path | None = None
-    outputs: list[Path] = field(default_factory=list)
-    keywords: list[str] = field(default_factory=list)
-    limit: int | None = None
-    shard: str | None = None
-    quiet: bool = False
-    user_config: bool = True
-    grader_timeout: float = DEFAULT_GRADER_TIMEOUT
     resume: Path | None = None  # the recording of an interrupted run to finish
-    repeat: int = 1  # attempts per test case, each in a fresh session
-    pass_rule: str = "all"  # with --repeat: all, any or a fraction of the attempts
     retry: RetryPolicy | None = None  # tests make backoff short
     isolate_mcp: bool = False  # MCP servers per test case instead of once per run
     reingest: bool = False  # embed documents again, ignoring the embeddings cache
+
+
+@dataclass
+class ReportOptions:
+    """Report: what the run leaves and prints."""
+
+    outputs: list[Path] = field(default_factory=list)  # -o: JSON, Markdown, JUnit, HTML
     events: str | None = None  # `run --events`: a file, or "-" for stdout
-    case: int | None = None  # `--case N`: only the test case at that position
-    up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
+    quiet: bool = False
+    pass_rule: str = "all"  # with --repeat: all, any or a fraction of the attempts
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
     baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
+    keeping: KeepOptions = field(default_factory=KeepOptions)  # the run history (`results/`)
+
+
+@dataclass
+class RunOptions:
+    """`run`'s options, grouped by the stage that reads them."""
+
+    agent_file: Path
+    collect: CollectOptions = field(default_factory=CollectOptions)
+    execute: ExecuteOptions = field(default_factory=ExecuteOptions)
+    report: ReportOptions = field(default_factory=ReportOptions)
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What every step of a run may use: its streams, environment, secrets, interrupts,
+    and what closes when it ends."""
+
+    out: TextIO
+    err: TextIO
+    env: Mapping[str, str]
+    secrets: Secrets
+    interrupts: Interrupts
+    closing: contextlib.ExitStack
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """`--baseline`: the earlier run, and its result for each case as events name it."""
+
+    side: RunSide
+    marks: BaselineMarks
+
+
+@dataclass(frozen=True)
+class Collected:
+    """What the collect steps found: the suite, its cases and those this run runs."""
+
+    suite: LoadedSuite
+    parallelism: int
+    planned: list[PlannedCase]  # every case of the suite
+    cases: list[PlannedCase]  # selected (-k, --shard, --limit) and focused (--case)
+    shard: tuple[int, int] | None
+    baseline: Baseline | None
+
+
+@dataclass(frozen=True)
+class RunOutputs:
+    """What the run writes, each checked writable before the first request."""
+
+    reports: list[Path]
+    recording: Path | None  # --record, else the recording being resumed
+    events: str | None  # a file, or "-" for stdout
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything a run needs, built before any request, then executed."""
+
+    collected: Collected
+    stack: BackendStack  # the backend, the recorder, the tools
+    judges: JudgePanel | None
+    outputs: RunOutputs
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
-    if options.record is not None and options.replay is not None:
+    collect, execute, report = options.collect, options.execute, options.report
+    if execute.record is not None and execute.replay is not None:
         raise UsageError("--record and --replay cannot be used together")
-    if options.resume is not None and options.replay is not None:
+    if execute.resume is not None and execute.replay is not None:
         raise UsageError("--resume and --replay cannot be used together")
-    for path in options.outputs:
+    for path in report.outputs:
         try:
             renderer_for(path)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    if options.limit is not None and options.limit < 0:
+    if collect.limit is not None and collect.limit < 0:
         raise UsageError("--limit must be >= 0")
-    if options.llm_timeout is not None and options.llm_timeout <= 0:
+    if execute.llm_timeout is not None and execute.llm_timeout <= 0:
         raise UsageError("--llm-timeout must be > 0")
-    if options.grader_timeout <= 0:
+    if execute.grader_timeout <= 0:
         raise UsageError("--grader-timeout must be > 0")
-    if options.repeat < 1:
+    if collect.repeat < 1:
         raise UsageError("--repeat must be >= 1")
     try:
-        parse_pass_rule(options.pass_rule)
+        parse_pass_rule(report.pass_rule)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:
-        return parse_shard(options.shard) if options.shard else None
+        return parse_shard(collect.shard) if collect.shard else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -123,179 +207,285 @@ def run_command(
     secrets = Secrets(environment_secrets(env))
     out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
     with activated(secrets), Interrupts() as interrupts, contextlib.ExitStack() as closing:
+        context = RunContext(
+            out=out, err=err, env=env, secrets=secrets, interrupts=interrupts, closing=closing
+        )
         try:
-            return _run(options, out, err, env, secrets, interrupts, closing)
+            return _run(options, context)
         except KeyboardInterrupt:
             err.write(f"exit {interrupts.exit_code}: interrupted before the first request\n")
             return interrupts.exit_code
 
 
-def _event_stream(
-    options: RunOptions,
-    out: TextIO,
-    suite: LoadedSuite,
-    cases: list[PlannedCase],
-    secrets: Secrets,
-    closing: contextlib.ExitStack,
-    marks: BaselineMarks | None,
-) -> EventStream | None:
-    if options.events is None:
-        return None
-    if options.events == "-":
-        stream = out
-    else:
-        stream = closing.enter_context(open(options.events, "w", encoding="utf-8"))  # noqa: SIM115
-    return EventStream(
-        stream,
-        suite.agent,
-        str(options.agent_file),
-        cases,
-        secrets,
-        repeat=options.repeat,
-        baseline=marks,
+def _run(options: RunOptions, run: RunContext) -> int:
+    """The run in three phases: collect, plan (a problem found in either is a usage error,
+    exit 2, before any request), execute. Each step is a function taking named arguments,
+    called in order in `_collect`, `_plan` or `_execute`: a new step goes there, and what
+    it builds into `Collected` or `RunPlan`."""
+    try:
+        collected = _collect(options, run=run)
+        if options.report.from_report is not None:
+            return _from_report(options, collected=collected, run=run)
+        plan = _plan(options, collected=collected, run=run)
+    except ConfigError as exc:
+        print_config_error(exc, run.err)
+        return EXIT_USAGE
+    except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError, ReportError) as exc:
+        run.err.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    return _execute(plan, options=options, run=run)
+
+
+# Collect: the suite and its cases.
+
+
+def _collect(options: RunOptions, *, run: RunContext) -> Collected:
+    shard = _check_options(options)
+    suite = _load(options, env=run.env, secrets=run.secrets)
+    parallelism = resolve_parallelism(
+        options.execute.parallel, suite.execution.parallel_test_cases, run.env
+    )
+    planned = plan_suite(suite.agent)
+    cases = _select(planned, options=options.collect, shard=shard)
+    baseline = _read_baseline(options.report.baseline, planned=planned)
+    return Collected(
+        suite=suite,
+        parallelism=parallelism,
+        planned=planned,
+        cases=cases,
+        shard=shard,
+        baseline=baseline,
     )
 
 
-def _from_report(
-    options: RunOptions,
-    suite: LoadedSuite,
-    cases: list[PlannedCase],
-    out: TextIO,
-    secrets: Secrets,
-    closing: contextlib.ExitStack,
-    marks: BaselineMarks | None,
-) -> int:
-    """`--from-report`: the report's results as events of this suite; nothing runs."""
-    assert options.from_report is not None
-    if options.events is None:
-        raise UsageError("--from-report writes events: give --events FILE or -")
-    report = read_report(options.from_report)
-    events = _event_stream(options, out, suite, cases, secrets, closing, marks)
-    assert events is not None
-    return emit_report(report, cases, events)
+def _load(options: RunOptions, *, env: Mapping[str, str], secrets: Secrets) -> LoadedSuite:
+    """The suite, validated; the secrets its configuration names join the registry."""
+    # A replay calls no service: a key it would have sent may be unset.
+    secrets_needed = options.execute.replay is None
+    suite = load_suite(options.agent_file, env, options.collect.user_config, secrets_needed)
+    secrets.add_all(config_secrets(suite.agent))
+    return suite
 
 
-def _run(
-    options: RunOptions,
-    out: TextIO,
-    err: TextIO,
-    env: Mapping[str, str],
-    secrets: Secrets,
-    interrupts: Interrupts,
-    closing: contextlib.ExitStack,
-) -> int:
+def _select(
+    planned: list[PlannedCase], *, options: CollectOptions, shard: tuple[int, int] | None
+) -> list[PlannedCase]:
+    """-k, --shard and --limit, then --case and --up-to-turn."""
+    cases = select(planned, options.keywords, shard, options.limit)
     try:
-        shard = _check_options(options)
-        # A replay calls no service: a key it would have sent may be unset.
-        secrets_needed = options.replay is None
-        suite = load_suite(options.agent_file, env, options.user_config, secrets_needed)
-        secrets.add_all(config_secrets(suite.agent))
-        yaml_parallel = suite.execution.parallel_test_cases
-        parallelism = resolve_parallelism(options.parallel, yaml_parallel, env)
-        planned = plan_suite(suite.agent)
-        cases = select(planned, options.keywords, shard, options.limit)
-        try:
-            cases = focus(cases, options.case, options.up_to_turn)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        baseline = read_side(options.baseline) if options.baseline is not None else None
-        marks = BaselineMarks(baseline, planned) if baseline is not None else None
-        if options.from_report is not None:
-            return _from_report(options, suite, cases, out, secrets, closing, marks)
-        # The recording being resumed: read once, the agent and the judges share it.
-        resumed = load_replay(options.resume) if options.resume is not None else None
-        limit = turn_limit(suite, options.llm_timeout, env)
-        backend, recorder, tools = run_backend(
-            suite,
-            options.python_agent,
-            options.replay,
-            options.record,
-            options.retry,
-            limit,
-            parallelism,
-            err,
-            env,
-            cases,
-            resumed,
-        )
-        judges = run_judges(
-            suite, cases, backend, recorder, options.retry, limit[0], parallelism, env, resumed
-        )
-        # Where the run's exchanges go: --record, else the recording being resumed.
-        recording = options.record or options.resume
-        events_file = [Path(options.events)] if options.events not in (None, "-") else []
-        _check_writable([*options.outputs, *([recording] if recording else []), *events_file])
-        if not cases:
-            err.write("warning: no test case selected\n")
-    except ConfigError as exc:
-        print_config_error(exc, err)
+        return focus(cases, options.case, options.up_to_turn)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _read_baseline(path: Path | None, *, planned: list[PlannedCase]) -> Baseline | None:
+    if path is None:
+        return None
+    side = read_side(path)
+    return Baseline(side, BaselineMarks(side, planned))
+
+
+def _from_report(options: RunOptions, *, collected: Collected, run: RunContext) -> int:
+    """`--from-report`: the report's results as events of this suite; nothing runs."""
+    assert options.report.from_report is not None
+    if options.report.events is None:
+        raise UsageError("--from-report writes events: give --events FILE or -")
+    report = read_report(options.report.from_report)
+    events = _event_stream(options, collected=collected, run=run)
+    assert events is not None
+    return emit_report(report, collected.cases, events)
+
+
+# Plan: what the cases run against, and what the run writes.
+
+
+def _plan(options: RunOptions, *, collected: Collected, run: RunContext) -> RunPlan:
+    suite, cases, execute = collected.suite, collected.cases, options.execute
+    # The recording being resumed: read once, the agent and the judges share it.
+    resumed = load_replay(execute.resume) if execute.resume is not None else None
+    limit = turn_limit(suite, execute.llm_timeout, run.env)
+    stack = run_backend(
+        suite,
+        python_agent=execute.python_agent,
+        replay=execute.replay,
+        record=execute.record,
+        retry=execute.retry,
+        turn_limit=limit,
+        parallelism=collected.parallelism,
+        err=run.err,
+        env=run.env,
+        cases=cases,
+        resumed=resumed,
+    )
+    judges = run_judges(
+        suite,
+        cases=cases,
+        stack=stack,
+        retry=execute.retry,
+        timeout=limit[0],
+        parallelism=collected.parallelism,
+        env=run.env,
+        resumed=resumed,
+    )
+    outputs = _outputs(options)
+    if not cases:
+        run.err.write("warning: no test case selected\n")
+    return RunPlan(collected=collected, stack=stack, judges=judges, outputs=outputs)
+
+
+def _outputs(options: RunOptions) -> RunOutputs:
+    report = options.report
+    # Where the run's exchanges go: --record, else the recording being resumed.
+    recording = options.execute.record or options.execute.resume
+    events_file = [Path(report.events)] if report.events not in (None, "-") else []
+    _check_writable([*report.outputs, *([recording] if recording else []), *events_file])
+    return RunOutputs(report.outputs, recording, report.events)
+
+
+def _check_writable(paths: list[Path]) -> None:
+    problems = [p for p in (check_writable(path) for path in paths) if p is not None]
+    if problems:
+        raise UsageError("cannot write " + "; ".join(problems) + " (checked before any request)")
+
+
+# Execute: the cases run, the report written and printed, the exit code.
+
+
+def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
+    suite = plan.collected.suite
+    if options.execute.python_agent is None:
+        _warn_unapplied(suite, err=run.err)
+    events = _event_stream(options, collected=plan.collected, run=run)
+    out = run.err if plan.outputs.events == "-" else run.out  # stdout holds the events alone
+    start = time.perf_counter()
+    try:
+        done = _run_cases(plan, options=options, events=events, run=run)
+    except PreflightError as exc:
+        for failure in exc.failures:
+            print_start_failure(suite.path, failure, run.err)
         return EXIT_USAGE
-    except (UsageError, BackendConfigError, ReplayFileError, MetricSetupError, ReportError) as exc:
-        err.write(f"error: {exc}\n")
-        return EXIT_USAGE
-    if options.python_agent is None:  # an --agent factory is the agent: the file's are not
-        resolved = suite.agent.model_copy(update={"execution": suite.execution})
-        for warning in unapplied_warnings(resolved):  # config.yaml's execution included
-            err.write(f"warning: {warning}\n")
-    events = _event_stream(options, out, suite, cases, secrets, closing, marks)
-    if options.events == "-":
-        out = err  # stdout holds the events alone
+    duration = int((time.perf_counter() - start) * 1000)
+    report = _report(plan, options=options, done=done, duration=duration)
+    comparison = _comparison(plan, report=report)
+    problems = _write_outputs(plan, report=report, comparison=comparison, secrets=run.secrets)
+    _print_summary(report, comparison=comparison, out=out)
+    _keep(plan, options=options, report=report, run=run, out=out)
+    return _verdict(report, done=done, problems=problems, events=events, err=run.err)
+
+
+def _warn_unapplied(suite: LoadedSuite, *, err: TextIO) -> None:
+    """What the file asks that `run` does not apply (an --agent factory is the agent: the
+    file's fields are not, so this step is skipped with one)."""
+    resolved = suite.agent.model_copy(update={"execution": suite.execution})
+    for warning in unapplied_warnings(resolved):  # config.yaml's execution included
+        err.write(f"warning: {warning}\n")
+
+
+def _event_stream(
+    options: RunOptions, *, collected: Collected, run: RunContext
+) -> EventStream | None:
+    target = options.report.events
+    if target is None:
+        return None
+    if target == "-":
+        stream = run.out
+    else:
+        stream = run.closing.enter_context(open(target, "w", encoding="utf-8"))  # noqa: SIM115
+    baseline = collected.baseline
+    return EventStream(
+        stream,
+        collected.suite.agent,
+        str(options.agent_file),
+        collected.cases,
+        run.secrets,
+        repeat=options.collect.repeat,
+        baseline=baseline.marks if baseline is not None else None,
+    )
+
+
+def _run_cases(
+    plan: RunPlan, *, options: RunOptions, events: EventStream | None, run: RunContext
+) -> Execution:
+    """Tools started, then the cases; `PreflightError` before any model call."""
+    suite, cases = plan.collected.suite, plan.collected.cases
     settings = CaseRunSettings(
         suite.folder,
         suite.graders,
-        parallelism,
-        judges,
-        options.grader_timeout,
-        run_label(suite, options.python_agent),
+        parallelism=plan.collected.parallelism,
+        judges=plan.judges,
+        grader_timeout=options.execute.grader_timeout,
+        run_label=run_label(suite, options.execute.python_agent),
         on_turn=events.turn_finished if events is not None else None,
     )
     context = ToolContext(
         suite.folder,
-        env,
-        isolate_mcp=options.isolate_mcp,
-        reingest=options.reingest,
+        run.env,
+        isolate_mcp=options.execute.isolate_mcp,
+        reingest=options.execute.reingest,
         database_origins=suite.database_origins,
     )
-    progress: Progress = make_progress(options.quiet, planned_counts(cases, options.repeat), err)
+    repeat = options.collect.repeat
+    progress: Progress = make_progress(options.report.quiet, planned_counts(cases, repeat), run.err)
     if events is not None:
         progress = WithEvents(progress, events)
-    run = SuiteRun(backend, expand(cases, options.repeat), settings, tools, context, progress)
-    start = time.perf_counter()
-    try:
-        done = asyncio.run(execute(run, err, interrupts))
-    except PreflightError as exc:
-        for failure in exc.failures:
-            print_start_failure(suite.path, failure, err)
-        return EXIT_USAGE
-    duration = int((time.perf_counter() - start) * 1000)
+    suite_run = SuiteRun(
+        backend=plan.stack.backend,
+        cases=expand(cases, repeat),
+        settings=settings,
+        tools=plan.stack.tools,
+        tool_context=context,
+        progress=progress,
+    )
+    return asyncio.run(execute(suite_run, run.err, run.interrupts))
+
+
+def _report(plan: RunPlan, *, options: RunOptions, done: Execution, duration: int) -> TestReport:
+    collected, execute_options = plan.collected, options.execute
+    suite = collected.suite
     environment = run_environment(
-        identity(suite.agent, suite.folder, options.python_agent),
-        parallelism,
-        suite_digest(planned),
-        options.replay,
-        options.resume,
-        shard,
-        judges,
+        backend=identity(suite.agent, suite.folder, execute_options.python_agent),
+        parallelism=collected.parallelism,
+        digest=suite_digest(collected.planned),
+        replay=execute_options.replay,
+        resumed_from=execute_options.resume,
+        shard=collected.shard,
+        judges=plan.judges,
     )
-    report = run_report(
-        suite.agent.name,
-        str(options.agent_file),
-        options.repeat,
-        options.pass_rule,
-        done,
-        duration,
-        environment,
+    return run_report(
+        agent_name=suite.agent.name,
+        agent_file=str(options.agent_file),
+        repeat=options.collect.repeat,
+        pass_rule=options.report.pass_rule,
+        done=done,
+        duration=duration,
+        environment=environment,
     )
-    comparison = None
-    if baseline is not None:
-        before = ran_part(baseline, planned, cases)
-        comparison = compare_runs(before, _this_run(report, options.outputs))
-    problems = write_reports(report, options.outputs, secrets, comparison)
+
+
+def _comparison(plan: RunPlan, *, report: TestReport) -> Comparison | None:
+    """`--baseline`: the baseline, cut to what this run ran, against this run."""
+    collected = plan.collected
+    if collected.baseline is None:
+        return None
+    before = ran_part(collected.baseline.side, collected.planned, collected.cases)
+    return compare_runs(before, _this_run(report, plan.outputs.reports))
+
+
+def _write_outputs(
+    plan: RunPlan, *, report: TestReport, comparison: Comparison | None, secrets: Secrets
+) -> list[str]:
+    """The reports and the recording; what could not be written."""
+    problems = write_reports(report, plan.outputs.reports, secrets, comparison)
+    recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:
         try:
             recorder.write(recording, secrets)
         except OSError as exc:
             problems.append(f"cannot write {recording}: {exc.strerror or exc}")
+    return problems
+
+
+def _print_summary(report: TestReport, *, comparison: Comparison | None, out: TextIO) -> None:
     out.write(summary_line(report) + "\n")
     if report.repeats:
         out.write(repeat_line(report.repeats) + "\n")
@@ -304,6 +494,33 @@ def _run(
         out.write(judged + "\n")
     if comparison is not None:
         out.write("".join(line + "\n" for line in baseline_lines(comparison)))
+
+
+def _keep(
+    plan: RunPlan, *, options: RunOptions, report: TestReport, run: RunContext, out: TextIO
+) -> None:
+    """The run kept in its history (`results/<slug>/` beside the agent file): a warning,
+    never the exit code, when it cannot be; a shard keeps nothing (`merge` does)."""
+    keep_run(
+        report,
+        agent=plan.collected.suite.agent,
+        agent_file=options.agent_file,
+        options=options.report.keeping,
+        secrets=run.secrets,
+        out=out,
+        err=run.err,
+        shard=plan.collected.shard,
+    )
+
+
+def _verdict(
+    report: TestReport,
+    *,
+    done: Execution,
+    problems: list[str],
+    events: EventStream | None,
+    err: TextIO,
+) -> int:
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = verdict(report, done, problems)
@@ -322,18 +539,13 @@ def _this_run(report: TestReport, outputs: list[Path]) -> RunSide:
     return report_side(report, written, "this run")
 
 
-def _check_writable(paths: list[Path]) -> None:
-    problems = [p for p in (check_writable(path) for path in paths) if p is not None]
-    if problems:
-        raise UsageError("cannot write " + "; ".join(problems) + " (checked before any request)")
-
-
 def merge_command(
     paths: list[Path],
     outputs: list[Path],
     out: TextIO,
     err: TextIO,
     allow_partial: bool = False,
+    keeping: KeepOptions | None = None,
 ) -> int:
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
@@ -355,4 +567,6 @@ def merge_command(
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
+    keeping = keeping or KeepOptions()
+    keep_merged_run(report, paths=paths, options=keeping, secrets=secrets, out=out, err=err)
     return EXIT_OK if report.summary.failed == 0 else EXIT_FAILED

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Literal, get_args
 
 DEFAULT_RECORDING = "replay.jsonl"
-_EVENTS = ("--events", "-", "-q")
+# Events on stdout, nothing else printed there; the editor's runs (a case, a turn, a replay
+# clicked again and again) stay out of the suite's run history.
+_EVENTS = ("--events", "-", "-q", "--no-history")
 
 # live: call the model; replay: answer every turn from the recording; record: call the
 # model and write the recording.

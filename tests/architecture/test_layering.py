@@ -1,8 +1,9 @@
 """The package's arrows point one way: {named_files, isolation} <- models <- validation <-
-{editing, history} <- {check, schema, server, runner} <- cli <- __main__, with no import cycle and no
-arrow between siblings. Inside the runner the stages point one way too: services <- tools <-
-backends <- collect <- score <- execute <- report <- command. No package has a cycle among
-its parts (a part: a module of it, or a subpackage with everything below it).
+{editing, history} <- {check, schema, server, runner} <- cli <- __main__, with no import
+cycle and no arrow between siblings. Inside the runner the stages point one way too:
+services <- tools <- backends <- collect <- score <- execute <- report <- command. No
+package has a cycle among its parts (a part: a module of it, or a subpackage with
+everything below it).
 
 Read from the source (every import, including those inside functions and under
 TYPE_CHECKING), so a lazy import cannot hide an arrow.

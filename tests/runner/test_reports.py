@@ -484,8 +484,11 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
     code, out, _ = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
     assert code == 0
+    kept = tmp_path / "results" / "ci"
     assert re.fullmatch(
-        r"1 test case\(s\) run \(1 turn\(s\)\): 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n", out
+        r"1 test case\(s\) run \(1 turn\(s\)\): 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n"
+        + f"run kept: {re.escape(str(kept))}/[0-9T.+-]+\\.json\n",
+        out,
     )
     assert invoke("run", path, "--agent", "scripted:factory", "-q")[0] == 1
     assert invoke("run", path, "--agent", "scripted:broken", "-q")[0] == 3
@@ -507,13 +510,17 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
             return True
 
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
-    from holodeck_lsp.runner.command import RunOptions, run_command
+    from holodeck_lsp.runner.command import ExecuteOptions, RunOptions, run_command
 
     screen = Terminal()
     counts = RunCounts(2, 0, 1, 2, 5)
     assert isinstance(make_progress(False, counts, screen), RichProgress)
     assert isinstance(make_progress(False, counts, io.StringIO()), PlainProgress)
-    code = run_command(RunOptions(path, python_agent="scripted:factory"), io.StringIO(), screen)
+    code = run_command(
+        RunOptions(path, execute=ExecuteOptions(python_agent="scripted:factory")),
+        io.StringIO(),
+        screen,
+    )
     assert code == 1
     text = screen.getvalue()
     assert "FAIL  mixed (4 turns" in text and "test cases" in text and "2/2" in text

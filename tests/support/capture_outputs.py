@@ -18,11 +18,12 @@
 `compare` compares two captures byte for byte and prints every file that differs.
 
 Normalised, and nothing else: timestamps, durations (`*_ms` fields, `N ms`, `N s`, JUnit
-`time=`), the loopback service's port, and the work and repository folders. Every process
-runs with PYTHONHASHSEED=0, so no set order differs between two captures. Runs are
-sequential (`-p 1`), so the order of events and progress lines is fixed; the runs at the
-default parallelism (`parallel/`) compare their line-oriented outputs as sorted lines,
-with `seq` numbers dropped, since which case finishes first is up to the scheduler.
+`time=`), the HTML report's slowest turns (ranked by duration), the loopback service's
+port, and the work and repository folders. Every process runs with PYTHONHASHSEED=0, so
+no set order differs between two captures. Runs are sequential (`-p 1`), so the order of
+events and progress lines is fixed; the runs at the default parallelism (`parallel/`)
+compare their line-oriented outputs as sorted lines, with `seq` numbers dropped, since
+which case finishes first is up to the scheduler.
 
 Run it on the commit you start from, then after every step of the refactor; the two
 captures must be equal. To capture another checkout with this venv, copy this file into
@@ -75,6 +76,7 @@ _DURATION = re.compile(r"\b\d[\d,]*(?:\.\d+)? ?(ms|s)\b")
 _JUNIT_TIME = re.compile(r'time="[\d.]+"')
 _PORT = re.compile(r"(127\.0\.0\.1|localhost):\d+")
 _SEQ = re.compile(r'"seq": \d+')
+_SLOWEST = re.compile(r'(<div class="tile slow-tile"><h2>[^<]*</h2><table[^>]*>).*?(</table>)')
 
 
 def normalise(text: str, work: Path) -> str:
@@ -83,6 +85,7 @@ def normalise(text: str, work: Path) -> str:
     text = _MS_FIELD.sub(lambda m: f'"{m.group(1)}": <MS>', text)
     text = _JUNIT_TIME.sub('time="<S>"', text)
     text = _DURATION.sub(lambda m: f"<N> {m.group(1)}", text)
+    text = _SLOWEST.sub(r"\1<SLOWEST>\2", text)
     return _PORT.sub(r"\1:<PORT>", text)
 
 

@@ -15,7 +15,13 @@ import json
 import shutil
 from pathlib import Path
 
-from holodeck_lsp.runner.command import RunOptions, run_command
+from holodeck_lsp.runner.command import (
+    CollectOptions,
+    ExecuteOptions,
+    ReportOptions,
+    RunOptions,
+    run_command,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "convfinqa"
 FLAKY_CASE = "capex share of revenue"
@@ -45,7 +51,10 @@ def repeated_example_report(folder: Path, *outputs: str) -> list[Path]:
     _flaky_recording(copy / "replay.jsonl", recording)
     paths = [folder / name for name in outputs]
     options = RunOptions(
-        agent, replay=recording, repeat=3, outputs=paths, quiet=True, user_config=False
+        agent,
+        collect=CollectOptions(repeat=3, user_config=False),
+        execute=ExecuteOptions(replay=recording),
+        report=ReportOptions(outputs=paths, quiet=True),
     )
     out, err = io.StringIO(), io.StringIO()
     code = run_command(options, out, err)

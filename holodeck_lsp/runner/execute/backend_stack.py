@@ -4,6 +4,7 @@ recording, replaying or resuming; the judge models of the selected metrics besid
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -21,8 +22,18 @@ from holodeck_lsp.runner.services.http_client import RetryPolicy
 from holodeck_lsp.runner.tools.toolbox import ToolBox
 
 
+@dataclass(frozen=True)
+class BackendStack:
+    """The backend a run talks to, the recorder of its exchanges, the tools it starts."""
+
+    backend: Backend
+    recorder: Recorder | None = None  # --record, or --resume: what the run adds
+    tools: ToolBox | None = None  # None: a replay (its replies hold the tool calls)
+
+
 def run_backend(
     suite: LoadedSuite,
+    *,
     python_agent: str | None,
     replay: Path | None,
     record: Path | None,
@@ -33,12 +44,12 @@ def run_backend(
     env: Mapping[str, str],
     cases: list[PlannedCase],
     resumed: Table | None,
-) -> tuple[Backend, Recorder | None, ToolBox | None]:
+) -> BackendStack:
     """The backend (timed, recording or replaying) and the tools the run must start."""
     agent = suite.agent
     who = identity(agent, suite.folder, python_agent)
     if replay is not None:
-        return ReplayBackend(replay, who), None, None  # replies hold the tool calls
+        return BackendStack(ReplayBackend(replay, who))  # replies hold the tool calls
     plan = build_backend(agent, suite.folder, python_agent, parallelism, env, retry)
     for warning in plan.warnings:
         err.write(f"warning: {warning}\n")
@@ -50,22 +61,19 @@ def run_backend(
         turns = {case.label: len(case.turns) for case in cases}
         restorable = python_agent is None  # the runner holds the conversation
         complete = complete_cases(table, turns)
-        return (
-            ResumeBackend(backend, table, who, recorder, restorable, complete),
-            recorder,
-            plan.tools,
-        )
+        resuming = ResumeBackend(backend, table, who, recorder, restorable, complete)
+        return BackendStack(resuming, recorder, plan.tools)
     if record is None:
-        return backend, None, plan.tools
+        return BackendStack(backend, None, plan.tools)
     recorder = Recorder(who)
-    return RecordingBackend(backend, recorder), recorder, plan.tools
+    return BackendStack(RecordingBackend(backend, recorder), recorder, plan.tools)
 
 
 def run_judges(
     suite: LoadedSuite,
+    *,
     cases: list[PlannedCase],
-    backend: Backend,
-    recorder: Recorder | None,
+    stack: BackendStack,
     retry: RetryPolicy | None,
     timeout: float,
     parallelism: int,
@@ -78,8 +86,8 @@ def run_judges(
     return build_panel(
         suite.agent,
         metrics,
-        replay=backend if isinstance(backend, ReplayBackend) else None,
-        recorder=recorder,
+        replay=stack.backend if isinstance(stack.backend, ReplayBackend) else None,
+        recorder=stack.recorder,
         env=env,
         policy=retry,
         parallelism=parallelism,

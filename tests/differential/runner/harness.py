@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_lsp.runner.command import RunOptions, run_command
+from holodeck_lsp.runner.command import CollectOptions, ReportOptions, RunOptions, run_command
 from tests.runner.fake_model import Action, FakeModelServer, Reply, Script, Turns, last_user_text
 
 # The environment HoloDeck needs to run offline: tracing and telemetry off, Hugging Face
@@ -121,7 +121,11 @@ def _start_holodeck(cli: Path, agent: Path, report: Path, url: str) -> subproces
 
 def _run_ours(agent: Path, report: Path, url: str) -> tuple[int, str]:
     env = {"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-differential", "PATH": ""}
-    options = RunOptions(agent, outputs=[report], quiet=True, user_config=False)
+    options = RunOptions(
+        agent,
+        collect=CollectOptions(user_config=False),
+        report=ReportOptions(outputs=[report], quiet=True),
+    )
     out, err = io.StringIO(), io.StringIO()
     code = run_command(options, out, err, env)
     return code, err.getvalue()

@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_lsp.runner.command import RunOptions, run_command
+from holodeck_lsp.runner.command import CollectOptions, ReportOptions, RunOptions, run_command
 from tests.differential.runner.harness import holodeck_env
 from tests.differential.runner.runner_env import ensure_runner_env
 from tests.runner.fake_model import FakeModelServer, Reply
@@ -319,8 +319,11 @@ def capture_ours(agent: Path, env: dict[str, str]) -> Capture:
         full.update({"OPENAI_BASE_URL": server.url, "ANTHROPIC_BASE_URL": server.root, "PATH": ""})
         _point(agent, server)
         out, err = io.StringIO(), io.StringIO()
-        options = RunOptions(agent, outputs=[agent.parent / "ours.json"], quiet=True,
-                             user_config=False)  # fmt: skip
+        options = RunOptions(
+            agent,
+            collect=CollectOptions(user_config=False),
+            report=ReportOptions(outputs=[agent.parent / "ours.json"], quiet=True),
+        )
         code = run_command(options, out, err, full)
         path, body = _agent_request(server, holodeck=False)
         output = err.getvalue().replace(str(agent.parent), "AGENT_DIR")
