@@ -33,7 +33,7 @@ COULD_NOT_TELL = "Could not tell: worse, but within noise or too few attempts"
 
 def turn_groups(comparison: Comparison) -> list[TurnGroup]:
     """The turns that changed, grouped; the regressions first (never empty of one), then
-    those that fell without the gate being able to tell."""
+    those that fell without the gate being able to tell (each turn in one group only)."""
     rows = [(case, turn) for case in comparison.cases for turn in case.turns]
     return [
         TurnGroup("Regressions", [r for r in rows if r[1].regression]),
@@ -48,7 +48,10 @@ def turn_groups(comparison: Comparison) -> list[TurnGroup]:
         TurnGroup("Fixed", [r for r in rows if r[1].change == "fixed"]),
         TurnGroup("New", [r for r in rows if r[1].change == "new"]),
         TurnGroup("Removed", [r for r in rows if r[1].change == "removed"]),
-        TurnGroup("Still failing", [r for r in rows if r[1].change == "still_failing"]),
+        TurnGroup(
+            "Still failing",
+            [r for r in rows if r[1].change == "still_failing" and not _fell(r[1])],
+        ),
     ]
 
 
