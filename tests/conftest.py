@@ -17,6 +17,8 @@ FIXTURES = REPO / "tests" / "fixtures"
 VENDORED = REPO / "tests" / "data"
 CORPUS = VENDORED / "corpus" / "real"
 HOLODECK_SCHEMA = VENDORED / "reference" / "holodeck-agent.schema.json"
+# YAML that is not HoloDeck's, in the shapes real projects keep beside agents (README there).
+FOREIGN_YAML = VENDORED / "foreign-yaml"
 
 # Property tests: a few dozen examples in the fast suite, hundreds in the slow one (a run
 # whose `-m` selects `slow` also runs every Hypothesis test, with "thorough").

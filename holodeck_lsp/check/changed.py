@@ -87,7 +87,7 @@ class _Search:
         data = _parse(path, raw)
         if named:
             return True, data
-        is_agent = looks_like_suite(data) and kind_of_data(path, data) == "agent"
+        is_agent = looks_like_suite(data, path) and kind_of_data(path, data) == "agent"
         return is_agent, data
 
     def agents_in(self, folder: Path) -> _FolderAgents:
@@ -165,6 +165,6 @@ def triage(paths: list[Path], patterns: tuple[str, ...], limit: int) -> Triage:
             raw = read_bytes(path, limit)
         except NotReadable:
             continue
-        if looks_like_suite(_parse(path, raw)):  # the loader bounds what it parses
+        if looks_like_suite(_parse(path, raw), path):  # the loader bounds what it parses
             out.direct.append(path)
     return out

@@ -73,7 +73,7 @@ def _scan_candidates(
             loaded = load_yaml(read_text(path, limit))  # with its safety limits
         except NotReadable:
             continue
-        if loaded.parsed and looks_like_suite(loaded.data):
+        if loaded.parsed and looks_like_suite(loaded.data, path):
             found.append(path)
     return found
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from holodeck_lsp.editing.text_edits import Text, TextEdit, block_entries, removal
+from holodeck_lsp.editing.text_edits import Text, TextEdit, block_entries, remove_entry
 from holodeck_lsp.models.evaluation import CodeMetric, EvaluationMetric, GEvalMetric, RAGMetric
 from holodeck_lsp.validation.collector import value_at
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range
@@ -88,11 +88,7 @@ def keep_matcher(doc: Text, loaded: LoadedYaml, d: Diagnostic, kept: str) -> lis
         v = kept_info.value
         value_text = doc.text[doc.offset(v.line, v.col) : doc.offset(v.end_line, v.end_col)]
         return [TextEdit(_value_range(info), f"{{{kept}: {value_text}}}")]
-    index = [e.key for e in entries].index(dropped)
-    cut = removal(doc, entries, index, index)
-    if cut is None:
-        return []
-    return [TextEdit(Range(doc.position(cut[0]), doc.position(cut[1])), "")]
+    return remove_entry(doc, entries, dropped)
 
 
 def insert_turn(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[TextEdit]:
@@ -144,8 +140,4 @@ def remove_foreign_field(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[T
     entries = block_entries(doc, loaded.source_map, path[:-1])
     if not entries:
         return []
-    index = [e.key for e in entries].index(str(path[-1]))
-    cut = removal(doc, entries, index, index)
-    if cut is None:
-        return []
-    return [TextEdit(Range(doc.position(cut[0]), doc.position(cut[1])), "")]
+    return remove_entry(doc, entries, str(path[-1]))

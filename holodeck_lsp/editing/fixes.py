@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from holodeck_lsp.editing import field_fixes
+from holodeck_lsp.editing import field_fixes, upgrade_fixes
 from holodeck_lsp.editing.field_fixes import path_with_key_at
 from holodeck_lsp.editing.text_edits import (
     Text,
@@ -170,7 +170,7 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     doc = Text(text)
     data = diagnostic.data or {}
     code = diagnostic.code
-    if code == "HL101" and "replace_key" in data:
+    if code in ("HL101", "HL702") and "replace_key" in data:
         return _rename_key(doc, diagnostic, data["replace_key"])
     if code in ("HL104", "HL606") and "replace_value" in data:
         return _set_value(doc, diagnostic, data["replace_value"])
@@ -189,7 +189,7 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     return []
 
 
-_FIELD_FIXES = ("HL501", "HL402", "HL202", "HL105", "HL101")
+_FIELD_FIXES = ("HL501", "HL402", "HL202", "HL105", "HL101", "HL701", "HL703")
 
 
 def _field_fixes(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
@@ -210,6 +210,16 @@ def _field_fixes(doc: Text, loaded: LoadedYaml, d: Diagnostic) -> list[Fix]:
     elif d.code == "HL105":
         found.append(
             ("Set the tolerance to 0", field_fixes.tolerance_to_zero(doc, loaded, d), True)
+        )
+    elif d.code == "HL701":
+        found.append(
+            ("Delete this field (HoloDeck 0.7 removed it)",
+             upgrade_fixes.delete_removed_field(doc, loaded, d), True)
+        )
+    elif d.code == "HL703":
+        found.append(
+            ("Load the project's CLAUDE.md: setting_sources: [project]",
+             upgrade_fixes.write_setting_sources(doc, loaded, d), False)
         )
     elif d.code == "HL101" and not (d.data or {}).get("replace_key"):
         found.append(

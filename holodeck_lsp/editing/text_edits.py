@@ -190,3 +190,12 @@ def removal(doc: Text, entries: list[Entry], first: int, last: int) -> tuple[int
     if tail_line + 1 < len(doc.lines):
         return start, doc.starts[tail_line + 1]
     return max(start - 1, 0), entries[last].end
+
+
+def remove_entry(doc: Text, entries: list[Entry], key: str) -> list[TextEdit]:
+    """The edit that deletes the entry ``key`` of a block mapping (none if it cannot)."""
+    index = [e.key for e in entries].index(key)
+    cut = removal(doc, entries, index, index)
+    if cut is None:
+        return []
+    return [TextEdit(Range(doc.position(cut[0]), doc.position(cut[1])), "")]

@@ -105,7 +105,7 @@ def is_holodeck_file(snap: Snapshot) -> bool:
     if not any(hint in snap.text for hint in _HINTS):
         return False
     loaded = load_yaml(snap.text, MAX_TEXT)
-    return loaded.parsed and looks_like_suite(loaded.data)
+    return loaded.parsed and looks_like_suite(loaded.data, snap.path)
 
 
 

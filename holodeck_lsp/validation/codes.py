@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from holodeck_lsp.validation.diagnostics import Severity
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, H = Severity.ERROR, Severity.WARNING, Severity.HINT
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,19 @@ _RULES = (
     Rule("HL611", "response-format-not-json", W,
          "The `response_format` schema file does not hold a JSON object."),
     Rule("HL612", "response-format-not-schema", W, "`response_format` is not a JSON Schema."),
+    # Upgrading from HoloDeck 0.6 (validation/lints/upgrade_from_06.py)
+    Rule("HL701", "removed-field", E,
+         "`tool_filtering` or `metrics.include_semantic_kernel_metrics`: HoloDeck 0.7 removed "
+         "them and no longer loads a file that sets them."),
+    Rule("HL702", "response-format-one-of", W,
+         "`oneOf` in the `response_format` of an `openai`/`azure_openai` agent: OpenAI's "
+         "structured outputs reject it; `anyOf` works."),
+    Rule("HL703", "claude-settings-isolated", H,
+         "A Claude-backend agent beside a `CLAUDE.md` without `claude.setting_sources`: "
+         "HoloDeck 0.7 no longer loads it."),
+    Rule("HL704", "claude-subagents-unused", W,
+         "`claude.agents` on an `openai`/`azure_openai` agent: the OpenAI backend never "
+         "calls them."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

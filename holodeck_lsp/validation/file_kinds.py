@@ -36,15 +36,50 @@ def matches_patterns(path: PurePath, patterns: Iterable[str]) -> bool:
     return False
 
 
-def looks_like_suite(data: object) -> bool:
-    """Content recognition: an agent or a test-case file, whatever its name."""
+# HoloDeck's planned workflows (spec 036: `workflow.yaml`, `tables/*.dmn.yaml`) are not
+# agents, whatever keys they share with one: never recognised by their content.
+NOT_SUITE_PATTERNS = ("workflow.yaml", "workflow.yml", "*.dmn.yaml", "*.dmn.yml")
+# Keys only a HoloDeck test case has: a list whose items all take `input` is another
+# tool's data set (Inspect's `target`, promptfoo's `vars`) unless it is HoloDeck's.
+_CASE_FIELDS = frozenset(
+    ("name", "input", "ground_truth", "expected_tools", "files", "retrieval_context",
+     "evaluations", "turns")
+)
+_HOLODECK_ONLY_CASE_FIELDS = _CASE_FIELDS - {"name", "input"}
+
+
+def looks_like_suite(data: object, path: PurePath) -> bool:
+    """Content recognition: an agent or a test-case file, whatever its name.
+
+    Narrow on purpose, as editors give the server every YAML file: an agent is a mapping
+    with `name`, `model` and HoloDeck's `instructions` (`inline:` or `file:`; a Semantic
+    Kernel or Foundry agent has a string there), or one that names a `test_cases_file`,
+    or holds `test_cases` that read as HoloDeck's; test cases are a list of mappings that
+    each take `input` or `turns` and use HoloDeck's fields only, or one HoloDeck alone has.
+    """
+    if matches_patterns(path, NOT_SUITE_PATTERNS):
+        return False
     if isinstance(data, dict):
-        if "test_cases" in data or "test_cases_file" in data:
+        if "test_cases_file" in data:
             return True
-        return {"name", "model", "instructions"} <= set(data)
-    if isinstance(data, list) and data:
-        return all(isinstance(x, dict) and ("input" in x or "turns" in x) for x in data)
-    return False
+        if _look_like_cases(data.get("test_cases")):
+            return True
+        instructions = data.get("instructions")
+        return (
+            {"name", "model"} <= set(data)
+            and isinstance(instructions, dict)
+            and bool({"inline", "file"} & set(instructions))
+        )
+    return _look_like_cases(data)
+
+
+def _look_like_cases(data: object) -> bool:
+    if not isinstance(data, list) or not data:
+        return False
+    if not all(isinstance(x, dict) and ("input" in x or "turns" in x) for x in data):
+        return False
+    keys = {k for x in data for k in x}
+    return keys <= _CASE_FIELDS or bool(keys & _HOLODECK_ONLY_CASE_FIELDS)
 
 
 def kind_of_data(path: PurePath, data: Any) -> Kind:

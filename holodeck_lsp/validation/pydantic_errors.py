@@ -15,8 +15,15 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from holodeck_lsp.models import errors as E
+from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.validation.collector import Collector, Part, value_at
 from holodeck_lsp.validation.model_tree import is_union_tag, keys_at, step_type
+from holodeck_lsp.validation.upgrade_facts import (
+    SUBAGENT_MODEL_NOTE,
+    is_subagent_model,
+    removed_field,
+    subagent_model_alias,
+)
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 _CUSTOM_CODES = {
@@ -194,6 +201,10 @@ def _report_one(
         collector.emit(full + (name,), "HL102", f"missing required key {name!r}", part="anchor")
         return
     if kind == "extra_forbidden":
+        removed = removed_field(full) if root is Agent else None
+        if removed is not None:
+            collector.emit(full, "HL701", removed, part="key", data={"delete_key": True})
+            return
         choices = [
             k
             for k in keys_at(root, loc[:-1], value_at(data, path[:-1]))
@@ -214,9 +225,11 @@ def _report_one(
             if isinstance(value, dict) and discriminator in value:
                 full = full + (discriminator,)
                 value = value[discriminator]
-        guess = did_you_mean(value, choices)
+        guess = did_you_mean(value, choices) or subagent_model_alias(full, value)
         message = f"unknown value {_describe_choice(value)}; expected one of {', '.join(choices)}"
         message += f"; did you mean {guess!r}?" if guess else ""
+        if is_subagent_model(full):
+            message += SUBAGENT_MODEL_NOTE
         collector.emit(full, "HL104", message, data={"replace_value": guess} if guess else None)
         return
     if kind == "union_tag_not_found":

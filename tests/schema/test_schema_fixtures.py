@@ -25,7 +25,7 @@ SCHEMA_CODES = frozenset(
     {
         "HL004", "HL101", "HL102", "HL103", "HL104", "HL105", "HL107", "HL109", "HL110",
         "HL201", "HL202", "HL203", "HL204", "HL301", "HL302", "HL303", "HL305",
-        "HL402", "HL403", "HL404", "HL602",
+        "HL402", "HL403", "HL404", "HL602", "HL701",
     }
 )  # fmt: skip
 CONFIG_NAMES = ("config.yaml", "config.yml")

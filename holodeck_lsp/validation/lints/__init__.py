@@ -16,6 +16,7 @@ from holodeck_lsp.validation.lints.graders import metric_rules
 from holodeck_lsp.validation.lints.lax_values import lax_value_rules
 from holodeck_lsp.validation.lints.response_format import response_format_rules
 from holodeck_lsp.validation.lints.run_differences import run_difference_rules
+from holodeck_lsp.validation.lints.upgrade_from_06 import upgrade_rules
 from holodeck_lsp.validation.lints.walk import places
 from holodeck_lsp.validation.named import Project
 
@@ -49,6 +50,9 @@ def lint_agent(
     project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
-    response_format_rules(logical, collector, base, ctx, project)
+    resolved = response_format_rules(logical, collector, base, ctx, project)
+    schema = resolved.schema if resolved is not None else None
+    inline = isinstance(logical.get("response_format"), dict)
+    upgrade_rules(logical, collector, base, schema, inline)
     backend_refusal_rules(logical, collector)
     return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)

@@ -26,7 +26,8 @@ def response_format_rules(
     base: Path,
     ctx: ValidationContext,
     project: Project,
-) -> None:
+) -> ResolvedSchema | None:
+    """Emits HL610-HL612; returns the schema resolved (None when there is none)."""
     value = logical.get("response_format")
     resolved: ResolvedSchema | None = None
     withheld = False
@@ -42,3 +43,4 @@ def response_format_rules(
         problem = resolved.problem
         message = problem.summary if withheld else problem.message
         collector.emit(("response_format", *problem.at), problem.code, message)
+    return resolved
