@@ -26,6 +26,7 @@ from holodeck_lsp.run_defaults import (
     DEFAULT_GRADER_TIMEOUT,
     DEFAULT_LLM_TIMEOUT,
     FAIL_ON,
+    HISTORY_FORMAT_NAMES,
 )
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
@@ -548,6 +549,62 @@ def compare(
         base, head, output_format, output, fail_on, alpha, correction, base_last, base_since
     )
     raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))
+
+
+@app.command()
+def history(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="An agent file (its runs are in results/<slug>/ beside it) or a results folder."
+        ),
+    ],
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for a terminal, json (docs/history.schema.json), markdown, or html (one "
+            "self-contained page).",
+            click_type=click.Choice(list(HISTORY_FORMAT_NAMES)),
+        ),
+    ] = HISTORY_FORMAT_NAMES[0],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+    last: Annotated[int | None, typer.Option(help="Only the last N runs.")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only runs at or after this date or ISO 8601 time (UTC).")
+    ] = None,
+    prompt_version: Annotated[
+        list[str] | None,
+        typer.Option("--prompt-version", help="Only runs of this prompt version. Repeatable."),
+    ] = None,
+    model: Annotated[
+        list[str] | None, typer.Option(help="Only runs of this model (model.name). Repeatable.")
+    ] = None,
+    no_index: Annotated[
+        bool,
+        typer.Option("--no-index", help="Read every run file, ignoring the index of outcomes."),
+    ] = False,
+) -> None:
+    """The runs kept beside an agent (by run and holodeck test): pass rates, flaky turns."""
+    from holodeck_lsp.runner.report.history_views.history_command import (
+        HistoryOptions,
+        history_command,
+    )
+
+    options = HistoryOptions(
+        path=path,
+        output_format=output_format,
+        output=output,
+        last=last,
+        since=since,
+        prompt_versions=list(prompt_version or []),
+        models=list(model or []),
+        use_index=not no_index,
+    )
+    raise typer.Exit(history_command(options, sys.stdout, sys.stderr))
 
 
 def _print_version(asked: bool) -> None:

@@ -13,3 +13,6 @@ DEFAULT_ALPHA = 0.05
 # Over the turns of a suite: Benjamini-Hochberg (the false discovery rate; as strict as Holm
 # when nothing changed, and it flags more of the turns that did) or Holm (family-wise).
 CORRECTIONS = ("bh", "holm")  # the first is the default
+
+# `history`: its output formats (the first is the default).
+HISTORY_FORMAT_NAMES = ("text", "json", "markdown", "html")

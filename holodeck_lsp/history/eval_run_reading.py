@@ -7,8 +7,10 @@ outcomes."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -64,7 +66,11 @@ def content_key(data: bytes) -> str:
 def read_run_record(path: Path) -> HistoryRun:
     """The record of the run a file holds; raises EvalRunError."""
     data = read_run_bytes(path)
-    return run_record(parse_eval_run(data, path), path, content_key(data))
+    run = parse_eval_run(data, path)
+    try:
+        return run_record(run, path, content_key(data))
+    except RecursionError:
+        raise EvalRunError(f"{path} is nested too deeply to be read") from None
 
 
 def _letters(result: TestResult) -> str:
@@ -138,7 +144,31 @@ def run_record(run: EvalRun, path: Path, run_id: str) -> HistoryRun:
         tokens=sum(usages) if usages else None,
         interrupted=report.interrupted or STOP_REASON in report.environment,
         cases=tuple(records),
+        config=config_lines(run.metadata.agent_config),
     )
+
+
+def config_lines(config: dict[str, Any]) -> dict[str, str]:
+    """A configuration as one line per field path (`tools[0].name` -> `"lookup"`), its test
+    cases as their count and a digest: what two runs' configurations differ in, line by line."""
+    lines: dict[str, str] = {}
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, dict) and value:
+            for key, item in value.items():
+                walk(item, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list) and value:
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]")
+        else:
+            lines[path] = json.dumps(value, ensure_ascii=False)
+
+    cases = config.get("test_cases")
+    walk({k: v for k, v in config.items() if k != "test_cases"}, "")
+    if isinstance(cases, list):
+        digest = hashlib.sha256(json.dumps(cases, sort_keys=True).encode()).hexdigest()
+        lines["test_cases"] = f"{len(cases)} test case(s), digest {digest[:12]}"
+    return lines
 
 
 def _every_attempt(run: EvalRun) -> list[TestResult]:

@@ -5,11 +5,12 @@ saying why (as HoloDeck's dashboard skips it), never a crash."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from holodeck_lsp.history.eval_run_reading import EvalRunError, read_run_record
+from holodeck_lsp.history.outcome_index import OutcomeIndex, index_path, stamp
 from holodeck_lsp.history.results_folder import results_folder, run_files
 from holodeck_lsp.history.run_records import HistoryRun
 from holodeck_lsp.named_files import NotReadable, read_text
@@ -35,24 +36,68 @@ def time_order(run: HistoryRun) -> tuple[bool, datetime, str, str]:
     return (moment is not None, moment or _EARLIEST, run.timestamp, run.path.name)
 
 
-def read_history(folder: Path, use_index: bool = True) -> History:
+def read_history(folder: Path, use_index: bool = True, update_index: bool = True) -> History:
     """Every run kept in ``folder`` (none when it does not exist), oldest first.
 
-    ``use_index``: reuse what the folder's index knows of files it has seen unchanged
-    (the files stay the truth; see `outcome_index.py`)."""
+    ``use_index``: what the folder's index knows of files it read before and that have
+    not changed since is taken from it (the files stay the truth: `outcome_index.py`);
+    ``update_index``: what the files read give is added to it (else it is only read)."""
     history = History(folder)
     try:
         paths = run_files(folder)
     except OSError as exc:
         history.refused.append(f"cannot list {folder}: {exc.strerror or exc}")
         return history
-    for path in paths:
-        try:
-            history.runs.append(read_run_record(path))
-        except EvalRunError as exc:
-            history.refused.append(str(exc))
+    if not use_index:
+        for path in paths:
+            _read_one(path, history)
+    else:
+        with OutcomeIndex(index_path(folder), writable=update_index) as index:
+            _read_indexed(folder, paths, index, history)
     history.runs.sort(key=time_order)
     return history
+
+
+def _read_one(path: Path, history: History) -> HistoryRun | None:
+    try:
+        run = read_run_record(path)
+    except EvalRunError as exc:
+        history.refused.append(str(exc))
+        return None
+    history.runs.append(run)
+    return run
+
+
+def _read_indexed(folder: Path, paths: list[Path], index: OutcomeIndex, history: History) -> None:
+    """Each file from the index when it knows the file as it is, else read (and indexed)."""
+    resolved = folder.resolve()
+    stamps: dict[str, str] = {}
+    for path in paths:
+        try:
+            stamps[str(resolved / path.name)] = stamp(os.stat(path))
+        except OSError:
+            continue  # gone since the listing, or unreadable: reading it says why
+    known = index.known(stamps)
+    read: dict[str, tuple[str, HistoryRun | None, str | None]] = {}
+    for path in paths:
+        key = str(resolved / path.name)
+        entry = known.get(key)
+        if entry is not None and entry.run is not None:
+            history.runs.append(replace(entry.run, path=path))
+        elif entry is not None and entry.refusal is not None:
+            history.refused.append(entry.refusal.replace(_PLACE, str(path)))
+        else:
+            before = len(history.refused)
+            run = _read_one(path, history)
+            if key in stamps:
+                why = history.refused[-1] if len(history.refused) > before else None
+                refusal = why.replace(str(path), _PLACE) if why is not None else None
+                read[key] = (stamps[key], run, refusal)
+    gone = [p for p in index.paths_under(resolved) if p not in stamps]
+    index.store(read, gone)
+
+
+_PLACE = "\0"  # where a file's name goes in the refusal the index keeps
 
 
 def agent_name(agent_file: Path) -> str:

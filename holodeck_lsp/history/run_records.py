@@ -5,7 +5,7 @@ and a history of hundreds of runs loads in a blink."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -74,6 +74,9 @@ class HistoryRun:
     tokens: int | None  # total tokens of every attempt; none if no result reported any
     interrupted: bool  # the run stopped before every selected case had finished
     cases: tuple[CaseRecord, ...]
+    # The agent's configuration as the run recorded it (redacted), one line per field path
+    # (`model.name` -> `"gpt-4o"`), the test cases as their count and digest.
+    config: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def time(self) -> datetime | None:
@@ -134,6 +137,7 @@ class HistoryRun:
                 [list(c.key), c.name, c.index, list(c.attempts), c.verdicts, c.passed]
                 for c in self.cases
             ],
+            "config": self.config,
         }
 
     @classmethod
@@ -167,6 +171,7 @@ class HistoryRun:
             tokens=None if data["tokens"] is None else int(data["tokens"]),
             interrupted=bool(data["interrupted"]),
             cases=cases,
+            config={str(k): str(v) for k, v in dict(data.get("config") or {}).items()},
         )
 
 

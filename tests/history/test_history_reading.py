@@ -15,10 +15,9 @@ import pytest
 from holodeck_lsp.history.eval_run_reading import EvalRunError, read_eval_run
 from holodeck_lsp.history.run_history import agent_results_folder, read_history
 from holodeck_lsp.history.run_records import HistoryRun
-from tests.conftest import VENDORED
+from tests.history.conftest import VENDORED_HISTORY
 
-HOLODECK_HISTORY = VENDORED / "holodeck" / "history"
-RUNS = HOLODECK_HISTORY / "results" / "cash-flow"
+RUNS = VENDORED_HISTORY / "results" / "cash-flow"  # read only: copied where a test indexes
 
 
 def _outline(run: HistoryRun) -> tuple[Any, ...]:
@@ -26,9 +25,11 @@ def _outline(run: HistoryRun) -> tuple[Any, ...]:
     return (run.prompt_version, run.model, run.made_by, run.passed_cases, cases)
 
 
-def test_the_runs_holodeck_kept_are_read_in_time_order_with_every_turn() -> None:
-    folder = agent_results_folder(HOLODECK_HISTORY / "agent.yaml")
-    assert folder == RUNS
+def test_the_runs_holodeck_kept_are_read_in_time_order_with_every_turn(
+    holodeck_history: Path,
+) -> None:
+    folder = agent_results_folder(holodeck_history)
+    assert folder == Path("history/results/cash-flow")
     history = read_history(folder)
     assert history.refused == []
     assert [run.path.name for run in history.runs] == sorted(p.name for p in RUNS.iterdir())

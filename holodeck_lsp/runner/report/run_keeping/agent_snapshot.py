@@ -34,7 +34,8 @@ def _redacted(value: Any) -> Any:
 
 def agent_snapshot(agent: Agent, secrets: Secrets) -> dict[str, Any]:
     """The redacted configuration of ``agent``, as JSON data."""
-    data = _redacted(agent.model_dump(mode="python", exclude_unset=True))
+    # By each value's own class: a test case's metric list holds any kind of metric.
+    data = _redacted(agent.model_dump(mode="python", exclude_unset=True, serialize_as_any=True))
     # As HoloDeck writes it: JSON, any other value as its str().
     plain: dict[str, Any] = json.loads(json.dumps(data, default=str))
     masked: dict[str, Any] = secrets.mask_data(plain)
