@@ -15,8 +15,7 @@ from tests.conftest import REPO
 from tests.runner.helpers import invoke
 
 HISTORY = REPO / "tests" / "data" / "holodeck" / "history"
-RUNS = HISTORY / "results" / "cash-flow"
-LATEST = RUNS / "2026-12-07T03-04-35.483637+00-00.json"
+LATEST_NAME = "2026-12-07T03-04-35.483637+00-00.json"
 EXPECTED = """\
 BASE RUNS: 3 run(s) from 2026-12-07T03:03:07.811120+00:00 to 2026-12-07T03:04:08.946356+00:00, \
 the latest by HoloDeck 0.7.1: 2/2 test case(s) passed
@@ -40,6 +39,17 @@ exit 1: 1 regression(s) (--fail-on regressed)
 """
 
 
+@pytest.fixture(autouse=True)
+def _history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vendored history, copied: reading it keeps an index beside it."""
+    shutil.copytree(HISTORY, tmp_path / "history")
+    monkeypatch.chdir(tmp_path)
+
+
+RUNS = Path("history", "results", "cash-flow")
+LATEST = RUNS / LATEST_NAME
+
+
 def _named(text: str) -> str:
     return text.replace(str(LATEST), "LATEST").replace(str(RUNS), "RUNS")
 
@@ -54,15 +64,14 @@ def test_a_history_of_holodecks_runs_is_a_base() -> None:
 
 
 def test_the_agent_file_names_its_history(tmp_path: Path) -> None:
-    shutil.copytree(HISTORY, tmp_path / "agent")
-    runs = tmp_path / "agent" / "results" / "cash-flow"
+    runs = Path("history", "results", "cash-flow")
     head = tmp_path / "head.json"  # the latest run's report, as `run -o` writes it
     head.write_text(json.dumps(json.loads(LATEST.read_text())["report"]))
-    code, out, err = invoke("compare", tmp_path / "agent" / "agent.yaml", head, "-f", "json")
+    code, out, err = invoke("compare", Path("history", "agent.yaml"), head, "-f", "json")
     assert (code, err.splitlines()) == (
         1,
         [
-            f"note: {runs / LATEST.name} is HEAD's own run: left out of BASE",
+            f"note: {runs / LATEST_NAME} is HEAD's own run: left out of BASE",
             "exit 1: 1 regression(s) (--fail-on regressed)",
         ],
     )
