@@ -19,6 +19,7 @@ from holodeck_lsp.history.pass_rule import rule_passes
 from holodeck_lsp.history.run_history import agent_results_folder, read_history
 from holodeck_lsp.history.run_records import PASSED, HistoryRun, parse_time
 from holodeck_lsp.models.comparison import RunSummary, TurnOutcome
+from holodeck_lsp.runner.report.comparison.pooled_letters import count_turns
 from holodeck_lsp.runner.report.comparison.side_outcomes import CaseOutcomes, SideOutcomes
 from holodeck_lsp.runner.report.report_reading import ReportError
 
@@ -76,21 +77,19 @@ def chosen_runs(runs: list[HistoryRun], choice: HistoryChoice) -> list[HistoryRu
 
 def _pool(runs: list[HistoryRun]) -> dict[CaseKey, _Pool]:
     pools: dict[CaseKey, _Pool] = {}
+    attempts: dict[CaseKey, list[str]] = {}
     for run in runs:
         for case in run.cases:
             pool = pools.get(case.key)
             if pool is None:
                 pool = pools[case.key] = _Pool(case.name, case.index)
+                attempts[case.key] = []
             pool.name, pool.index = case.name, case.index
             pool.cases[0] += case.verdicts.count(PASSED)
             pool.cases[1] += len(case.verdicts)
-            for letters in case.attempts:
-                for turn, letter in enumerate(letters):
-                    counts = pool.turns.get(turn)
-                    if counts is None:
-                        counts = pool.turns[turn] = [0, 0]
-                    counts[0] += letter == PASSED
-                    counts[1] += 1
+            attempts[case.key].extend(case.attempts)
+    for key, letters in attempts.items():
+        count_turns(pools[key].turns, letters)
     return pools
 
 
