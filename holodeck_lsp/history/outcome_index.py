@@ -31,7 +31,7 @@ from pathlib import Path
 from holodeck_lsp.history.results_folder import agent_folder_of
 from holodeck_lsp.history.run_records import HistoryRun
 
-SCHEMA = "1"
+SCHEMA = "2"
 INDEX_NAME = "history-index.sqlite3"
 _BUSY_MS = 5_000
 _TABLES = (

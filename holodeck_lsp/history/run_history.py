@@ -9,13 +9,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+import yaml
+
 from holodeck_lsp.history.eval_run_reading import EvalRunError, read_run_record
 from holodeck_lsp.history.outcome_index import OutcomeIndex, index_path, stamp
 from holodeck_lsp.history.results_folder import results_folder, run_files
 from holodeck_lsp.history.run_records import HistoryRun
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.validation.env_refs import ENV_REF
-from holodeck_lsp.validation.yaml.loader import load_yaml
 
 _EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 _AGENT_BYTES = 24_000_000  # as `run` reads an agent file
@@ -100,6 +101,41 @@ def _read_indexed(folder: Path, paths: list[Path], index: OutcomeIndex, history:
 _PLACE = "\0"  # where a file's name goes in the refusal the index keeps
 
 
+def _top_level_name(text: str) -> object:
+    """The value of the top-level `name:` of a YAML document (the last one, as a YAML load
+    keeps it): a string, or None when there is none or it is not a plain string. Read from
+    the parser's events, nothing built: a 1,000-case agent file takes milliseconds."""
+    events = yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    depth, key_next, named, found = 0, True, False, None
+    for event in events:
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if depth == 1:
+                found = None if named else found
+                named, key_next = False, True
+            elif depth == 0 and not isinstance(event, yaml.MappingStartEvent):
+                return None
+            depth += 1
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        elif depth == 1 and isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            if key_next:
+                named = isinstance(event, yaml.ScalarEvent) and event.value == "name"
+            elif named:
+                plain = isinstance(event, yaml.ScalarEvent) and (
+                    event.style not in (None, "") or _resolves_to_text(event.value, event.implicit)
+                )
+                found = event.value if plain and isinstance(event, yaml.ScalarEvent) else None
+                named = False
+            key_next = not key_next
+    return found
+
+
+def _resolves_to_text(value: str, implicit: tuple[bool, bool]) -> bool:
+    resolver = yaml.resolver.Resolver()
+    tag: str = resolver.resolve(yaml.ScalarNode, value, implicit)  # type: ignore[no-untyped-call]
+    return tag == "tag:yaml.org,2002:str"
+
+
 def agent_name(agent_file: Path) -> str:
     """The `name:` of an agent file (`${VAR}` substituted from the environment, as HoloDeck
     loads it); raises ValueError when it cannot be read or has none."""
@@ -108,10 +144,21 @@ def agent_name(agent_file: Path) -> str:
     except NotReadable as exc:
         why = "does not exist" if exc.problem == "missing" else exc.reason
         raise ValueError(f"cannot read {agent_file}: it {why}") from None
-    data = load_yaml(text).data
-    name = data.get("name") if isinstance(data, dict) else None
-    if not isinstance(name, str) or not name.strip():
+    name = agent_name_in(text)
+    if name is None:
         raise ValueError(f"{agent_file} names no agent (`name:`)")
+    return name
+
+
+def agent_name_in(text: str) -> str | None:
+    """The `name:` of an agent file's text (`${VAR}` substituted from the environment);
+    None when it has none."""
+    try:
+        name = _top_level_name(text)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    if not isinstance(name, str) or not name.strip():
+        return None
     return ENV_REF.sub(lambda m: os.environ.get(m.group(1), m.group(0)), name)
 
 

@@ -4,9 +4,7 @@ outcomes and the run where it started failing. Every turn is in `--format json`.
 
 from __future__ import annotations
 
-from datetime import timezone
-
-from holodeck_lsp.history.run_records import parse_time
+from holodeck_lsp.history.run_records import display_time
 from holodeck_lsp.models.history_report import HistoryRunEntry, HistoryTurnEntry, RunHistory
 
 SHOWN_OUTCOMES = 20  # the latest runs a turn's outcomes show
@@ -14,10 +12,7 @@ SHOWN_OUTCOMES = 20  # the latest runs a turn's outcomes show
 
 def when(time: str) -> str:
     """A run's time in UTC to the second, or as written when it is not ISO 8601."""
-    moment = parse_time(time)
-    if moment is None:
-        return time
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    return display_time(time)
 
 
 def percent(rate: float) -> str:

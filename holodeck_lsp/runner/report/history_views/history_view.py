@@ -6,16 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from holodeck_lsp.history.run_records import HistoryRun
+from holodeck_lsp.history.run_records import PASSED, HistoryRun
 from holodeck_lsp.history.turn_history import TurnHistory, turn_histories
 from holodeck_lsp.models.history_report import HistoryRunEntry, HistoryTurnEntry, RunHistory
 from holodeck_lsp.runner.report.history_views.pass_rate_intervals import clustered, wilson
 
 
 def run_entry(run: HistoryRun) -> HistoryRunEntry:
-    attempts, passed = run.attempts, run.passed_attempts
-    if run.repeat > 1:
-        groups = [(case.verdicts.count("p"), len(case.verdicts)) for case in run.cases]
+    # Attempts passed and run, per case: one pass over the run's cases.
+    groups = [(case.verdicts.count(PASSED), len(case.verdicts)) for case in run.cases]
+    passed, attempts = sum(y for y, _ in groups), sum(n for _, n in groups)
+    repeat = max((n for _, n in groups), default=1)
+    if repeat > 1:
         (low, high), interval = clustered(groups), "clustered"
     else:
         (low, high), interval = wilson(passed, attempts), "wilson"
@@ -29,7 +31,7 @@ def run_entry(run: HistoryRun) -> HistoryRunEntry:
         model=run.model,
         git_commit=run.git_commit,
         cases=len(run.cases),
-        cases_passed=run.passed_cases,
+        cases_passed=sum(case.passed for case in run.cases),
         attempts=attempts,
         attempts_passed=passed,
         pass_rate=passed / attempts if attempts else 0.0,
@@ -38,7 +40,7 @@ def run_entry(run: HistoryRun) -> HistoryRunEntry:
         interval=interval,
         tokens=run.tokens,
         duration_ms=run.duration_ms,
-        repeat=run.repeat,
+        repeat=repeat,
         pass_rule=run.pass_rule,
         interrupted=run.interrupted,
     )
