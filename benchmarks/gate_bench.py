@@ -3,12 +3,11 @@
     python -m benchmarks.gate_bench [--runs N] [--cases N] [--times K]
 
 Runs the generated suite of `compare_bench` (a Python agent that knows the figures) once
-with `--history-dir` (a real kept run, about 4.5 MB) and once more as the pull request
-(`-o head.json`, turn 1 of every 10th case answered wrongly). The history's other runs are
-that kept run again, each under its own time with its turns' verdicts drawn anew (turns
-passing with chances 1.0, 0.9, 0.7, 1.0; seeded): 200 files, about 900 MB. Then, after one
-comparison to warm what can be warmed (the history's index, the operating system's file
-cache), prints the median of K of:
+with `--history-dir` (a real kept run) and once more as the pull request (`-o head.json`,
+turn 1 of every 10th case answered wrongly); the kept run is made into a history of 200 by
+the history's own generator (`tests/support/kept_histories.py`: steady, flaky and broken
+turns, prompt versions). Then, after one comparison to warm what can be warmed (the
+history's index, the operating system's file cache), prints the median of K of:
 
 - `compare HISTORY head.json --format markdown -o FILE` in the process, wall and CPU
   (target < 2 s), and each phase's (wall and CPU: on a shared machine CPU says more):
@@ -16,15 +15,12 @@ cache), prints the median of K of:
   reading HEAD, judging every turn (`compare_sides`), rendering the comment;
 - the same as a command, start-up included.
 
-Until the history's index lands (issue 30), reading the history parses every file: that
-phase is the history reader's, the rest is the gate's.
+Reading the history (its index) is the history reader's phase, the rest the gate's.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import random
 import statistics
 import subprocess
 import sys
@@ -43,10 +39,10 @@ from holodeck_lsp.runner.report.comparison.history_side import (
 from holodeck_lsp.runner.report.comparison.run_sides import read_side
 from holodeck_lsp.runner.report.comparison.side_outcomes import report_outcomes
 from holodeck_lsp.runner.report.comparison.turn_changes import compare_sides
+from tests.support.kept_histories import write_history
 from tests.support.suites import suite
 
 PROGRAM = str(Path(sys.executable).parent / "holodeck-lsp")
-CHANCES = (1.0, 0.9, 0.7, 1.0)
 
 
 def _run(folder: Path, wrong: tuple[int, int], *args: str) -> None:
@@ -58,32 +54,17 @@ def _run(folder: Path, wrong: tuple[int, int], *args: str) -> None:
         sys.exit(f"the run failed: {done.stderr}")
 
 
-def _vary(kept: dict[str, object], index: int, rng: random.Random) -> str:
-    """The kept run again, made at another time, its turns' verdicts drawn anew."""
-    report = kept["report"]
-    assert isinstance(report, dict)
-    report["timestamp"] = f"2026-01-01T00:{index // 60:02d}:{index % 60:02d}.000+00:00"
-    for result in report["results"]:
-        for turn in result["turns"]:
-            turn["passed"] = rng.random() < CHANCES[turn["turn_index"] % len(CHANCES)]
-        result["passed"] = all(turn["passed"] for turn in result["turns"])
-    return json.dumps(kept)
-
-
 def make_history(folder: Path, runs: int, cases: int) -> tuple[Path, Path]:
     """The history folder (``runs`` kept runs) and HEAD's report."""
     (folder / "agent.yaml").write_text(suite(cases, first_year=FIRST_YEAR))
     (folder / "tools.py").write_text(TOOLS)
-    history = folder / "history"
-    _run(folder, (25, 0), "--history-dir", str(history))
+    kept = folder / "kept"
+    _run(folder, (25, 0), "--history-dir", str(kept))
     head = folder / "head.json"
     _run(folder, (10, 1), "--no-history", "-o", str(head))
-    (first,) = history.glob("*.json")
-    kept = json.loads(first.read_text())
-    rng = random.Random(30)
-    for index in range(1, runs):
-        target = history / f"2026-01-01T00-{index // 60:02d}-{index % 60:02d}.000+00-00.json"
-        target.write_text(_vary(kept, index, rng))
+    (first,) = kept.glob("*.json")
+    history = folder / "results" / "benchmark-suite"
+    write_history(first, history, runs)
     return history, head
 
 
