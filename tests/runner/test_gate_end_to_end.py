@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_lsp.runner.report.comparison.gate_decision import Tally, judge
+from tests.runner.compared_runs import HEADER
 from tests.runner.helpers import invoke, write
 from tests.support.gate_simulation import acceptance_rates, with_drops
 from tests.support.suites import numbered_cases
@@ -39,15 +40,6 @@ def factory():
     return Agent()
 """
 
-HEADER = """\
-name: gate-demo
-model: {provider: openai, name: unused}
-instructions: {inline: unused}
-evaluations:
-  metrics:
-    - {type: standard, metric: equality}
-test_cases:
-"""
 MAIN_RUNS = 6
 
 
