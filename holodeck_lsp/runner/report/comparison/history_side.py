@@ -53,9 +53,9 @@ def parse_since(text: str) -> datetime:
 
 
 def history_folder(path: Path) -> Path | None:
-    """The results folder BASE names, when it names a history: an agent file (its
-    `results/<slug>/`) or a folder of kept runs; None for a report or a folder of shards.
-    Raises ReportError for an agent file whose history cannot be found."""
+    """The folder that may be BASE's history: an agent file's `results/<slug>/`, or a
+    folder (of kept runs, or of shard reports: reading it tells); None for a file. Raises
+    ReportError for an agent file that names no agent."""
     if path.suffix.lower() in AGENT_SUFFIXES and path.is_file():
         try:
             return agent_results_folder(path)
