@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
@@ -50,7 +51,12 @@ from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.run_counts import planned_counts
-from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions, keep_merged_run, keep_run
+from holodeck_lsp.runner.report.run_keeping.keep_run import (
+    KeepOptions,
+    history_before,
+    keep_merged_run,
+    keep_run,
+)
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import run_environment, run_report, suite_digest
 from holodeck_lsp.runner.report.verdict import verdict
@@ -367,7 +373,10 @@ def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
     duration = int((time.perf_counter() - start) * 1000)
     report = _report(plan, options=options, done=done, duration=duration)
     comparison = _comparison(plan, report=report)
-    problems = _write_outputs(plan, report=report, comparison=comparison, secrets=run.secrets)
+    history = _history_before(plan, options=options)
+    problems = _write_outputs(
+        plan, report=report, comparison=comparison, secrets=run.secrets, history=history
+    )
     _print_summary(report, comparison=comparison, out=out)
     _keep(plan, options=options, report=report, run=run, out=out)
     return _verdict(report, done=done, problems=problems, events=events, err=run.err)
@@ -471,11 +480,26 @@ def _comparison(plan: RunPlan, *, report: TestReport) -> Comparison | None:
     return compare_runs(before, _this_run(report, plan.outputs.reports))
 
 
+def _history_before(plan: RunPlan, *, options: RunOptions) -> Standings | None:
+    """The runs kept before this one, for the HTML report to show each turn's record."""
+    return history_before(
+        plan.outputs.reports,
+        agent_file=options.agent_file,
+        agent_name=plan.collected.suite.agent.name,
+        options=options.report.keeping,
+    )
+
+
 def _write_outputs(
-    plan: RunPlan, *, report: TestReport, comparison: Comparison | None, secrets: Secrets
+    plan: RunPlan,
+    *,
+    report: TestReport,
+    comparison: Comparison | None,
+    secrets: Secrets,
+    history: Standings | None = None,
 ) -> list[str]:
     """The reports and the recording; what could not be written."""
-    problems = write_reports(report, plan.outputs.reports, secrets, comparison)
+    problems = write_reports(report, plan.outputs.reports, secrets, comparison, history)
     recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:
         try:

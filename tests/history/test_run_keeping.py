@@ -248,3 +248,22 @@ def test_the_commit_is_read_from_the_repository_s_files(tmp_path: Path, layout: 
     (git / "HEAD").write_text("ref: refs/heads/unborn\n")
     if layout != "worktree":
         assert git_commit(folder) is None
+
+
+def test_the_html_report_shows_each_turn_s_record_over_the_runs_kept_before(
+    tmp_path: Path,
+) -> None:
+    agent = echo_suite(tmp_path)
+    page = tmp_path / "report.html"
+    invoke("run", agent, "--agent", "echo:factory", "-q", "-o", page)
+    assert "history:" not in page.read_text()  # nothing kept before the first run
+    invoke("run", agent, "--agent", "echo:factory", "-q")
+    invoke("run", agent, "--agent", "echo:factory", "-q", "-o", page)
+    html = page.read_text()
+    (first, *_) = read_history(tmp_path / "results" / "echo-agent-v2").runs
+    since = first.time.strftime("%Y-%m-%d %H:%M:%S") if first.time else ""
+    assert html.count('<span class="hist">history: passed 2 of the last 2 run(s)</span>') == 2
+    assert (
+        '<span class="hist">history: passed 0 of the last 2 run(s); failing since '
+        f"{since}</span>" in html
+    )

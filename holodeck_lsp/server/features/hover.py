@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from holodeck_lsp.server.kept_runs import hover_text, located, standing_of
+from holodeck_lsp.server.kept_runs import hover_text, located
 from holodeck_lsp.server.open_documents import Document
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
@@ -62,7 +62,7 @@ async def _history(
     if where is None:
         return None
     key, turn = where
-    standing = standing_of(standings, key, turn)
+    standing = standings.of(key, turn)
     return hover_text(standing, turn, markdown) if standing is not None else None
 
 

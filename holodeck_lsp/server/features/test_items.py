@@ -38,9 +38,10 @@ from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
 from holodeck_lsp.history.case_keys import CaseKey
+from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
-from holodeck_lsp.server.kept_runs import Standings, document_keys, standing_of
+from holodeck_lsp.server.kept_runs import document_keys
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Route
@@ -153,7 +154,7 @@ def items(
     positions = PositionMap(where.text, encoding)
 
     def history(key: CaseKey, turn: int | None) -> dict[str, Any]:
-        standing = standing_of(standings, key, turn) if standings is not None else None
+        standing = standings.of(key, turn) if standings is not None else None
         return {"history": standing.as_json()} if standing is not None else {}
 
     def turn(symbol: Symbol, key: CaseKey) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.hygiene.controls import encodable
 from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
@@ -55,9 +56,11 @@ def write_reports(
     paths: list[Path],
     secrets: Secrets | None = None,
     baseline: Comparison | None = None,
+    history: Standings | None = None,
 ) -> list[str]:
     """Every report that can be written is (with ``baseline``, the deltas beside each
-    case); returns why the others could not be.
+    case; with ``history``, the HTML report's record of each case and turn over the runs
+    kept before this one); returns why the others could not be.
 
     The report's values are masked before any format escapes or cuts them; each rendered
     text is masked once more, in case a secret got there another way."""
@@ -78,7 +81,12 @@ def write_reports(
     for path in paths:
         render = renderer_for(path)
         try:
-            text = data if render is render_json else render(report, baseline)
+            if render is render_json:
+                text = data
+            elif render is render_html:  # the one format that tells the history
+                text = render_html(report, baseline, history)
+            else:
+                text = render(report, baseline)
             atomic_write(path, secrets.mask(text))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")

@@ -29,24 +29,24 @@ def render_history_markdown(view: RunHistory) -> str:
         lines = [f"No runs kept in {code_cell(view.folder)}."]
     else:
         lines = [f"**{len(view.runs)} run(s)** kept in {code_cell(view.folder)}, oldest first.", ""]
-        lines.append(_row(["#", "time (UTC)", "prompt", "model", "commit", "cases passed",
-                           "pass rate [95%]", "tokens"]))  # fmt: skip
-        lines.append("|---:|---|---|---|---|---|---|---:|")
+        repeated = any(run.repeat > 1 for run in view.runs)
+        head = ["#", "time (UTC)", "prompt", "model", "commit", "cases passed",
+                "pass rate [95%]", "tokens"]  # fmt: skip
+        lines.append(_row(head + (["attempts"] if repeated else [])))
+        lines.append("|---:|---|---|---|---|---|---|---:|" + ("---:|" if repeated else ""))
         for number, run in enumerate(view.runs, 1):
-            lines.append(
-                _row(
-                    [
-                        str(number),
-                        code_cell(when(run.time)),
-                        code_cell(run.prompt_version),
-                        code_cell(run.model) or "-",
-                        code_cell(run.git_commit[:10] if run.git_commit else None) or "-",
-                        passed_cell(run),
-                        rate_cell(run),
-                        tokens_cell(run),
-                    ]
-                )
-            )
+            cells = [
+                str(number),
+                code_cell(when(run.time)),
+                code_cell(run.prompt_version),
+                code_cell(run.model) or "-",
+                code_cell(run.git_commit[:10] if run.git_commit else None) or "-",
+                passed_cell(run),
+                rate_cell(run),
+                tokens_cell(run),
+            ]
+            tried = [f"{run.attempts_passed}/{run.attempts}"] if repeated else []
+            lines.append(_row(cells + tried))
         numbers = {run.id: n for n, run in enumerate(view.runs, 1)}
         shown = worth_a_look(view)
         flaky = sum(t.flaky for t in view.turns)

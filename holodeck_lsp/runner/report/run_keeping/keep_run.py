@@ -15,10 +15,13 @@ from typing import TextIO
 
 from holodeck_lsp.history.report_environment import SUITE_KEY
 from holodeck_lsp.history.results_folder import results_folder
+from holodeck_lsp.history.turn_standings import Standings, standings
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.runner.collect.loading import ConfigError, load_suite
 from holodeck_lsp.runner.collect.plan import plan_suite
+from holodeck_lsp.runner.report.formats import renderer_for
+from holodeck_lsp.runner.report.formats.html_report import render_html
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.run_keeping.eval_run_building import (
     build_eval_run,
@@ -39,6 +42,21 @@ class KeepOptions:
     keep: bool = True
     command_line: tuple[str, ...] = ()
     quiet: bool = False
+
+
+def history_before(
+    outputs: list[Path], agent_file: Path, agent_name: str, options: KeepOptions
+) -> Standings | None:
+    """The records of the runs kept before this one (where this run is kept), for an HTML
+    report to show beside each case and turn; read only when one is written, and never a
+    reason for a run to fail."""
+    if not any(renderer_for(path) is render_html for path in outputs):
+        return None
+    try:
+        folder = options.folder or results_folder(agent_file.resolve().parent, agent_name)
+        return standings(folder, update_index=True)
+    except Exception:
+        return None
 
 
 def _shown(path: Path) -> str:
