@@ -1,6 +1,6 @@
 """Language server: time from an edit to its diagnostics, and the server's peak memory.
 
-    python -m benchmarks.lsp_latency [--edits 20]
+    python -m benchmarks.lsp_latency [--edits 20] [--hostile]
 
 Drives `python -m holodeck_lsp.server` over stdio like an editor: opens a 100-case and a
 1,000-case 4-turn suite, then makes single edits (a pause between them, as a typist
@@ -10,6 +10,9 @@ validation worker process, then the CPU
 time of each step of one validation in-process (parse, validate, convert), to show
 where the time goes; CPU times do not grow when other processes load the machine.
 Targets on a 2-core machine: <= 50 ms (100 cases), <= 250 ms (1,000 cases), <= 250 MB.
+`--hostile` first opens a document that takes seconds to validate (`crowded_suite`, two
+million characters) and sends it again each time its diagnostics come, so that one
+validation is always running beside the edits: their latency must stay the same.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from holodeck_lsp.server import gc_pause, jobs
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.validation.validate import ValidationContext, validate_text
 from holodeck_lsp.validation.yaml.loader import load_yaml
-from tests.support.suites import suite
+from tests.support.suites import crowded_suite, suite
 
 PAUSE = 0.3  # seconds between edits: longer than the server's debounce window
 
@@ -75,14 +78,27 @@ def peak_rss_mb(pid: int) -> float:
     return total / 1024
 
 
-async def drive(path: Path, text: str, edits: int) -> tuple[list[float], float, float]:
+HOSTILE_CHARACTERS = 1_990_000  # under the size the editor validates
+
+
+async def drive(path: Path, text: str, edits: int, hostile: bool = False
+                ) -> tuple[list[float], float, float]:
     client = LanguageClient("lsp-latency", "1")
     arrived: dict[int, float] = {}
     waiting: dict[int, asyncio.Future[None]] = {}
+    slow_uri = from_fs_path(str(path.with_name("hostile.agent.yaml"))) or ""
+    slow_text = crowded_suite(HOSTILE_CHARACTERS) if hostile else ""
+    slow_versions = [1]
 
     @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
     def published(params: types.PublishDiagnosticsParams) -> None:
-        if params.version is not None:
+        if params.uri == slow_uri:  # validated (or stopped): validate it again at once
+            slow_versions.append(slow_versions[-1] + 1)
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=slow_versions[-1], uri=slow_uri),
+                [types.TextDocumentContentChangeWholeDocument(
+                    text=slow_text + f"# {slow_versions[-1]}\n")]))
+        elif params.version is not None:
             arrived[params.version] = time.perf_counter()
             future = waiting.pop(params.version, None)
             if future is not None and not future.done():
@@ -96,6 +112,9 @@ async def drive(path: Path, text: str, edits: int) -> tuple[list[float], float, 
     client.initialized(types.InitializedParams())
     uri = from_fs_path(str(path)) or ""
     loop = asyncio.get_running_loop()
+    if hostile:
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(slow_uri, "yaml", 1, slow_text)))
 
     async def until(version: int) -> None:
         if version in arrived:
@@ -124,6 +143,9 @@ async def drive(path: Path, text: str, edits: int) -> tuple[list[float], float, 
         latencies.append((arrived[version] - sent) * 1000)
     cpu = (cpu_seconds(client._server.pid) - cpu_before) / edits * 1000
     peak = peak_rss_mb(client._server.pid)
+    if hostile:
+        print(f"        the hostile document was validated {len(slow_versions) - 1} times "
+              "meanwhile")
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()  # type: ignore[no-untyped-call]
@@ -158,13 +180,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--sizes", type=int, nargs="*", default=[100, 1000])
+    parser.add_argument("--hostile", action="store_true",
+                        help="edit while a slow document is validated beside the suite")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:
             path = Path(folder) / f"suite{size}.agent.yaml"
             text = suite(size)
             path.write_text(text)
-            latencies, peak, cpu = asyncio.run(drive(path, text, args.edits))
+            latencies, peak, cpu = asyncio.run(drive(path, text, args.edits, args.hostile))
             print(f"{size:>5} cases ({len(text) // 1024} KiB): edit -> diagnostics median "
                   f"{statistics.median(latencies):.0f} ms (min {min(latencies):.0f}, max "
                   f"{max(latencies):.0f}); server CPU {cpu:.0f} ms per edit; "

@@ -27,6 +27,7 @@ from holodeck_lsp.run_defaults import (
     DEFAULT_LLM_TIMEOUT,
     FAIL_ON,
     HISTORY_FORMAT_NAMES,
+    REPORT_FORMATS,
 )
 from holodeck_lsp.validation.codes import (
     SEVERITY_LEVELS,
@@ -304,7 +305,9 @@ _NO_HISTORY_HELP = "Keep no record of this run in the run history."
 
 @app.command()
 def run(
-    agent_file: Annotated[Path, typer.Argument(help="The agent YAML whose test cases run.")],
+    agent_file: Annotated[
+        Path, typer.Argument(help="The agent YAML whose test cases run (as holodeck test's).")
+    ] = Path("agent.yaml"),
     agent: Annotated[
         str | None,
         typer.Option(
@@ -314,13 +317,19 @@ def run(
     parallel: Annotated[
         int | None,
         typer.Option(
-            "--parallel", "-p", help="Test cases at once (beats execution.parallel_test_cases)."
+            "--parallel",
+            "-p",
+            "--parallel-test-cases",
+            help="Test cases at once (beats execution.parallel_test_cases).",
         ),
     ] = None,
     llm_timeout: Annotated[
         float | None,
         typer.Option(
-            help=f"Seconds per turn (beats execution.llm_timeout; default {DEFAULT_LLM_TIMEOUT:g})."
+            "--llm-timeout",
+            "--timeout",
+            help="Seconds per turn (beats execution.llm_timeout; "
+            f"default {DEFAULT_LLM_TIMEOUT:g}).",
         ),
     ] = None,
     grader_timeout: Annotated[
@@ -386,7 +395,9 @@ def run(
         list[str] | None,
         typer.Option("-k", help="Run test cases whose name contains this. Repeatable."),
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="Run at most N test cases.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", help="Run the first N test cases only.")
+    ] = None,
     shard: Annotated[
         str | None, typer.Option(help="Run shard I of N (I/N), a stable partition.")
     ] = None,
@@ -403,7 +414,39 @@ def run(
     reingest: Annotated[
         bool,
         typer.Option(
-            "--reingest", help="Embed every document again, ignoring the embeddings cache."
+            "--reingest",
+            "--force-ingest",
+            "-f",
+            help="Embed every document again, ignoring the embeddings cache.",
+        ),
+    ] = False,
+    # HoloDeck's `holodeck test run` options (docs/coming-from-holodeck.md), and ours about it.
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Every test case's line, then each turn's metrics and scores."
+        ),
+    ] = False,
+    report_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="Write every --output in this format (default: by its extension, else JSON).",
+            click_type=click.Choice(list(REPORT_FORMATS)),
+        ),
+    ] = None,
+    no_dotenv: Annotated[
+        bool,
+        typer.Option(
+            "--no-dotenv", help="Do not load ./.env and ~/.holodeck/.env (holodeck test does)."
+        ),
+    ] = False,
+    strict_parity: Annotated[
+        bool,
+        typer.Option(
+            "--strict-parity",
+            help="Stop (exit 2) when a documented difference from holodeck test can change "
+            "this suite's verdicts, instead of warning.",
         ),
     ] = False,
     history_dir: Annotated[Path | None, typer.Option(help=_HISTORY_DIR_HELP)] = None,
@@ -429,6 +472,8 @@ def run(
             case=case,
             up_to_turn=up_to_turn,
             repeat=repeat,
+            dotenv=not no_dotenv,
+            strict_parity=strict_parity,
         ),
         execute=ExecuteOptions(
             python_agent=agent,
@@ -449,6 +494,8 @@ def run(
             from_report=from_report,
             baseline=baseline,
             keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
+            verbose=verbose,
+            report_format=report_format,
         ),
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))

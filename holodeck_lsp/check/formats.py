@@ -43,8 +43,9 @@ class TextFormat:
         Severity.HINT: "36",
     }
 
-    def __init__(self, colour: bool | None = None) -> None:
+    def __init__(self, colour: bool | None = None, tally: bool = True) -> None:
         self.colour = colour
+        self.tally = tally  # the last line, `N file(s) checked: ...`
 
     def _paint(self, text: str, code: str, on: bool) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if on else text
@@ -78,6 +79,8 @@ class TextFormat:
                 out.write(f"  note: {note}: {visible(info.message)}\n")
         for path, reason in result.unreadable:
             out.write(f"{visible(path)}: cannot read: {visible(reason)}\n")
+        if not self.tally:
+            return
         errors = result.error_count
         warnings = sum(d.severity == Severity.WARNING for _, d in _ordered(result))
         out.write(

@@ -1,4 +1,6 @@
-"""Completion candidates at a cursor: keys, allowed values and entry snippets.
+"""Completion candidates at a cursor: keys, allowed values and entry snippets; and at an
+expected tool's `name` and its `args` keys, the agent's tools and their arguments
+(`declared_tools`, handed in by the caller, which reads the files they come from).
 
 Every key and value comes from the models (through `model_tree`/`field_docs`); the
 cursor's place comes from `yaml_cursor`, which reads indentation, so a document that
@@ -9,13 +11,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
 from holodeck_lsp.editing import snippets
-from holodeck_lsp.editing.cursor import CursorContext, cursor_context
+from holodeck_lsp.editing.cursor import CursorContext, cursor_context, owner_siblings, unquote
+from holodeck_lsp.editing.declared_tools import ToolChoice
 from holodeck_lsp.editing.field_docs import (
     describe_field,
     field_doc,
@@ -162,16 +166,95 @@ def _value_items(root: type[BaseModel], ctx: CursorContext) -> list[CompletionIt
     return items
 
 
-def complete(text: str, line: int, character: int, kind: Kind) -> Completions | None:
-    """What may be written at (line, character); None where nothing is known."""
+def _is_expected_tool(root: type[BaseModel], path: YamlPath) -> bool:
+    return bool(path) and isinstance(path[-1], int) and ExpectedTool in models_in(
+        type_at(root, path) or type(None)
+    )
+
+
+def _tool_slot(root: type[BaseModel], ctx: CursorContext, path: YamlPath) -> str | None:
+    """"name" at an expected tool's name (`name: |`, or `- |` for the short form), "args"
+    at a key of its `args`; None elsewhere."""
+    if ctx.mode == "value" and path[-1:] == ("name",) and _is_expected_tool(root, path[:-1]):
+        return "name"
+    if ctx.mode == "key" and ctx.on_dash and _is_expected_tool(root, path):
+        return "name"
+    if ctx.mode == "key" and path[-1:] == ("args",) and _is_expected_tool(root, path[:-1]):
+        return "args"
+    return None
+
+
+def wants_tools(text: str, line: int, character: int, kind: Kind) -> bool:
+    """Whether completion at the cursor offers the agent's tools or their arguments (so
+    the caller reads them first)."""
+    ctx = cursor_context(text, line, character) if kind == "agent" else None
+    return ctx is not None and _tool_slot(ROOTS[kind], ctx, ctx.path) is not None
+
+
+def _tool_items(
+    slot: str, text: str, line: int, ctx: CursorContext, tools: Sequence[ToolChoice]
+) -> list[CompletionItem]:
+    if slot == "name":
+        return [
+            CompletionItem(
+                t.name,
+                "value",
+                yaml_scalar(t.name),
+                None,
+                t.origin,
+                f"`{t.name}`: {t.origin}" + _arguments(t),
+                f"{t.name}: {t.origin}" + _arguments(t),
+                f" {i:03d}",  # before the keys of the short form's dash line
+            )
+            for i, t in enumerate(tools)
+        ]
+    # An argument: of the tools the expected name matches (a substring, as calls match).
+    name = unquote(owner_siblings(text, line, ctx.column).get("name", ""))
+    arguments: dict[str, list[str]] = {}
+    for t in tools:
+        if name in t.name:
+            for argument in t.arguments:
+                arguments.setdefault(argument, []).append(t.name)
+    return [
+        CompletionItem(
+            argument,
+            "key",
+            f"{yaml_scalar(argument)}: ",
+            None,
+            f"argument of {', '.join(owners)}",
+            f"An argument of `{'`, `'.join(owners)}`.",
+            f"An argument of {', '.join(owners)}.",
+            f"0{i:03d}",
+        )
+        for i, (argument, owners) in enumerate(arguments.items())
+        if argument not in ctx.siblings
+    ]
+
+
+def _arguments(tool: ToolChoice) -> str:
+    return f"; arguments: {', '.join(tool.arguments)}" if tool.arguments else ""
+
+
+def complete(
+    text: str,
+    line: int,
+    character: int,
+    kind: Kind,
+    tools: Sequence[ToolChoice] | None = None,
+) -> Completions | None:
+    """What may be written at (line, character); None where nothing is known. With
+    ``tools``, an expected tool's name and its `args` keys are offered from them."""
     ctx = cursor_context(text, line, character)
     if ctx is None:
         return None
     root = ROOTS[kind]
     path = logical_path(kind, ctx.path)
     items: list[CompletionItem] = []
+    slot = _tool_slot(root, ctx, path) if tools else None
+    if slot is not None and tools:
+        items = _tool_items(slot, text, line, ctx, tools)
     if ctx.mode == "value":
-        items = _value_items(root, replace(ctx, path=path))
+        items += _value_items(root, replace(ctx, path=path))
     elif ctx.mode == "item":
         item_type = type_at(root, (*path, 0))
         items = [
@@ -189,7 +272,7 @@ def complete(text: str, line: int, character: int, kind: Kind) -> Completions | 
                 for i, s in enumerate(_snippets_for(item_type))
             ]
         else:
-            items = _key_items(root, ctx, path)
+            items += _key_items(root, ctx, path)
             if ctx.on_dash:  # the line opened an item: whole-entry templates fit too
                 items.extend(
                     _snippet_item(s, ctx.column, False, f"2{i}")

@@ -395,3 +395,17 @@ def key_at(text: str, line: int, character: int) -> KeyAt | None:
     if character > end:
         return None
     return KeyAt((*parent, s.key), "value", start, end, siblings)
+
+
+def owner_siblings(text: str, line: int, column: int) -> dict[str, str]:
+    """The keys (with their value text) of the mapping whose `key:` opens the block the
+    cursor's column stands in: under `args:`, the expected tool's `name`, `count`, ..."""
+    lines = _Lines(text.split("\n"))
+    for j in range(min(line, len(lines.lines)) - 1, -1, -1):
+        s = lines[j]
+        if s.blank or s.indent >= column:
+            continue  # inside the block, or a sibling of the cursor's key
+        if s.key is not None and s.key_col < column:
+            return _siblings(lines, j, s.key_col)
+        return {}
+    return {}

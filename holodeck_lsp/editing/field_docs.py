@@ -15,7 +15,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
-from holodeck_lsp.models.test_case import MATCHER_KEYS, ExpectedTool
+from holodeck_lsp.models.test_case import MATCHER_DOCS, MATCHER_KEYS, ExpectedTool
 from holodeck_lsp.validation.model_tree import literal_values, models_in, type_at, unwrap
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
@@ -146,8 +146,8 @@ def is_matcher_mapping(root: type[BaseModel], path: YamlPath) -> bool:
 
 
 def matcher_doc(key: str) -> FieldDoc:
-    info = ExpectedTool.model_fields["args"]
-    return FieldDoc(key, "text", True, None, (info.description or "").strip(), ())
+    """The matcher's own documentation (`fuzzy`, `regex`), not that of `args`."""
+    return FieldDoc(key, "text", True, None, MATCHER_DOCS[key], ())
 
 
 def field_doc(root: type[BaseModel], path: YamlPath, data: Any = None) -> FieldDoc | None:

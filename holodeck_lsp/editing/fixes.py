@@ -50,14 +50,14 @@ def _replace(doc: Text, where: Range, new_text: str) -> TextEdit:
     return minimal_edit(doc.text, apply(doc.text, [TextEdit(where, new_text)]))
 
 
-def _rename_key(doc: Text, d: Diagnostic, guess: Any) -> list[Fix]:
+def _rename_key(doc: Text, d: Diagnostic, guess: Any, preferred: bool = True) -> list[Fix]:
     if not isinstance(guess, str) or d.range.start.line != d.range.end.line:
         return []
     written = _slice(doc, d.range)
     if not written or written.strip(" '\"") == guess:
         return []
     edit = _replace(doc, d.range, guess)
-    return [Fix(f"Rename '{written}' to '{guess}'", edit, preferred=True, diagnostic=d)]
+    return [Fix(f"Rename '{written}' to '{guess}'", edit, preferred=preferred, diagnostic=d)]
 
 
 def _set_value(
@@ -172,6 +172,8 @@ def fixes_for(text: str, diagnostic: Diagnostic) -> list[Fix]:
     code = diagnostic.code
     if code in ("HL101", "HL702") and "replace_key" in data:
         return _rename_key(doc, diagnostic, data["replace_key"])
+    if code == "HL308" and "replace_key" in data:  # a guess at an argument: offered only
+        return _rename_key(doc, diagnostic, data["replace_key"], preferred=False)
     if code in ("HL104", "HL606") and "replace_value" in data:
         return _set_value(doc, diagnostic, data["replace_value"])
     if code in ("HL303", "HL304"):

@@ -1,1 +1,2 @@
-"""Finding code graders: statically by default, by a guarded import when opted in."""
+"""Finding user code without running it: code graders statically by default (and by a
+guarded import when opted in), and the parameters of function tools."""

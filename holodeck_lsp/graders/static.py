@@ -106,25 +106,25 @@ def _parse(file: Path) -> tuple[ast.Module | SyntaxError, str]:
     return _cache[key]
 
 
-def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+def top_level_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """Statements run at import: the body plus the branches of top-level if/try/with."""
     out: list[ast.stmt] = []
     for stmt in body:
         out.append(stmt)
         if isinstance(stmt, (ast.If, ast.While, ast.For)):
-            out.extend(_top_level(stmt.body + stmt.orelse))
+            out.extend(top_level_statements(stmt.body + stmt.orelse))
         elif isinstance(stmt, ast.Try):
             handlers = [s for h in stmt.handlers for s in h.body]
-            out.extend(_top_level(stmt.body + handlers + stmt.orelse + stmt.finalbody))
+            out.extend(top_level_statements(stmt.body + handlers + stmt.orelse + stmt.finalbody))
         elif isinstance(stmt, ast.With):
-            out.extend(_top_level(stmt.body))
+            out.extend(top_level_statements(stmt.body))
     return out
 
 
 def _binding(tree: ast.Module, name: str) -> tuple[ast.AST, bool | None] | None:
     """(node, callable?) of the last top-level binding of ``name``; None if unbound."""
     found: tuple[ast.AST, bool | None] | None = None
-    for stmt in _top_level(tree.body):
+    for stmt in top_level_statements(tree.body):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if stmt.name == name:
                 found = (stmt, True)

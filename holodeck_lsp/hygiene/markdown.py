@@ -1,5 +1,7 @@
-"""Untrusted text (model replies, tool results, names from a YAML file) in Markdown as an
-inline code span: nothing in it is interpreted, no image loads, no link is live."""
+"""Untrusted text in Markdown: anything read from an agent file, a report, a model, a tool
+or a service. It reaches Markdown only through these two functions, as an inline code span:
+nothing in it is interpreted, no image loads, no link is live, no @mention notifies, no HTML
+renders, and it cannot end its line, its paragraph or its table cell."""
 
 from __future__ import annotations
 
@@ -11,10 +13,14 @@ from holodeck_lsp.hygiene.controls import visible
 _TICKS = re.compile("`+")
 
 
-def code_span(text: str) -> str:
-    """``text`` on one line, between backtick fences longer than any run of backticks in
-    it (so none closes the span early); empty text gives an empty string."""
+def code_span(text: str | None, limit: int | None = None) -> str:
+    """``text`` on one line, cut to ``limit`` characters, between backtick fences longer
+    than any run of backticks in it (so none closes the span early); nothing for no text."""
+    if not text:
+        return ""
     flat = " ".join(visible(text).split())  # a blank line would end the span, and the paragraph
+    if limit is not None:
+        flat = clip(flat, limit)
     if not flat:
         return ""
     fence = "`" * (max((len(run) for run in _TICKS.findall(flat)), default=0) + 1)
@@ -25,9 +31,5 @@ def code_span(text: str) -> str:
 
 
 def code_cell(text: str | None, limit: int | None = None) -> str:
-    """Untrusted text as code on one line, cut to ``limit`` characters, fit for a table
-    cell (where `|` must be escaped, even in code); nothing for no text."""
-    if not text:
-        return ""
-    flat = " ".join(text.split())
-    return code_span(clip(flat, limit) if limit is not None else flat).replace("|", "\\|")
+    """`code_span`, fit for a table cell (where `|` must be escaped, even in code)."""
+    return code_span(text, limit).replace("|", "\\|")

@@ -4,6 +4,7 @@ Each validator raises a ``PydanticCustomError`` whose type is one of these names
 the diagnostics layer can give it a stable code and, from its context, an exact range.
 """
 
+import re
 from typing import Any
 
 from pydantic_core import PydanticCustomError
@@ -38,3 +39,16 @@ def require_text(value: str | None, field: str) -> str | None:
     if value is not None and not value.strip():
         raise fail(EMPTY_STRING, "{field} must not be empty or whitespace", field=field)
     return value
+
+
+def regex_problem(pattern: str) -> tuple[str, int | None] | None:
+    """Why ``pattern`` does not compile in `re` (the reason, and the character it points at),
+    or None. `re`'s parser recurses once per group: groups nested a few hundred deep raise
+    RecursionError there, in HoloDeck too, so they do not compile either."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return str(exc.msg) + (f" at position {exc.pos}" if exc.pos is not None else ""), exc.pos
+    except RecursionError:
+        return "its groups nest too deeply for Python's re", None
+    return None

@@ -1,6 +1,5 @@
 """The `observability:` block: OpenTelemetry traces, metrics, logs and their exporters."""
 
-import re
 from enum import Enum
 from typing import Annotated
 
@@ -14,7 +13,7 @@ from pydantic import (
 )
 
 from holodeck_lsp.models._base import StrictModel
-from holodeck_lsp.models.errors import REGEX_COMPILE, fail
+from holodeck_lsp.models.errors import REGEX_COMPILE, fail, regex_problem
 
 
 class LogLevel(str, Enum):
@@ -35,15 +34,10 @@ class OTLPProtocol(str, Enum):
 
 
 def _compiles(pattern: str) -> str:
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise fail(
-            REGEX_COMPILE,
-            "regex does not compile: {reason}",
-            reason=error.msg + (f" at position {error.pos}" if error.pos is not None else ""),
-            char=error.pos,
-        ) from None
+    problem = regex_problem(pattern)
+    if problem is not None:
+        raise fail(REGEX_COMPILE, "regex does not compile: {reason}", reason=problem[0],
+                   char=problem[1])
     return pattern
 
 

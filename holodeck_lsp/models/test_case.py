@@ -1,6 +1,5 @@
 """Test cases, turns, expected tools and argument matchers."""
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -30,6 +29,7 @@ from holodeck_lsp.models.errors import (
     TURNS_CONFLICT,
     TURNS_EMPTY,
     fail,
+    regex_problem,
     require_text,
 )
 from holodeck_lsp.models.evaluation import AnyMetric
@@ -42,6 +42,24 @@ MATCHER_MEANINGS = {
     "fuzzy": "case, surrounding and repeated whitespace and thousands separators ignored; "
     "numbers compare numerically",
     "regex": "a regular expression the whole value must match",
+}
+# Each matcher's own documentation (the editor's hover on `fuzzy:` and `regex:`).
+MATCHER_DOCS = {
+    "fuzzy": (
+        "Fuzzy matcher: the argument's value matches when, both sides lower-cased and "
+        "trimmed, with thousands separators (`,`, `_`, narrow no-break space) removed and "
+        "runs of whitespace made one space, they are equal; when both then read as numbers "
+        "(spaces inside are separators, a trailing `%` divides by 100) they are compared as "
+        "numbers. `{fuzzy: \"206,588\"}` matches `206588`, `\"206 588\"` and `206588.0`; "
+        "`{fuzzy: \"33.2%\"}` matches `0.332`. The pattern is text: quote a number."
+    ),
+    "regex": (
+        "Regex matcher: Python's `re.fullmatch` of the pattern against the value as text "
+        "(`str(value)`), so the whole value must match: `{regex: \"20(19|20)\"}` matches "
+        "`2019` and `\"2020\"`, not `2019-01`. `check` reports a pattern that does not "
+        "compile (HL401) or can backtrack exponentially (HL406); `run` gives each pattern "
+        "1 s of matching per turn. Quote the pattern (single quotes keep backslashes)."
+    ),
 }
 FileType = Literal["image", "pdf", "text", "excel", "word", "powerpoint", "csv"]
 # Fields of a single-turn case that belong on a turn once `turns` is used.
@@ -77,16 +95,15 @@ def _check_matcher(value: Any) -> Any:
             got=type(pattern).__name__,
         )
     if kind == "regex":
-        try:
-            re.compile(pattern)
-        except re.error as exc:
+        reason = regex_problem(pattern)
+        if reason is not None:
             raise fail(
                 REGEX_COMPILE,
                 "regex does not compile: {reason}",
-                reason=str(exc.msg) + (f" at position {exc.pos}" if exc.pos is not None else ""),
+                reason=reason[0],
                 subloc=["regex"],
-                char=exc.pos,
-            ) from None
+                char=reason[1],
+            )
     return value
 
 

@@ -1,14 +1,37 @@
 """What a test run produces: per-metric, per-turn and per-test-case results, the summary
 and the report."""
 
-from typing import Any, Literal
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from holodeck_lsp.models.test_case import FileInput
 from holodeck_lsp.models.token_usage import TokenUsage
 
 MetricKind = Literal["standard", "rag", "geval", "code"]
+
+# Longer than any time ISO 8601 writes (`2026-01-02T03:04:05.123456+05:30`, 32).
+_TIME_LIMIT = 64
+
+
+def _iso_8601(value: str) -> str:
+    """A time as ISO 8601 writes it (HoloDeck's and ours: `datetime.isoformat()`), kept as
+    written; anything else refused: a report is a file anyone can edit, and its times are
+    shown as they are."""
+    if value.isascii() and len(value) <= _TIME_LIMIT:
+        time = value.upper()  # RFC 3339 allows `t` and `z`
+        try:  # Python 3.10's parser does not take the `Z` of UTC
+            datetime.fromisoformat(time[:-1] + "+00:00" if time.endswith("Z") else time)
+            return value
+        except ValueError:
+            pass
+    raise PydanticCustomError("iso_8601", "not an ISO 8601 date and time")
+
+
+ISO_8601 = AfterValidator(_iso_8601)
+Timestamp = Annotated[str, ISO_8601]
 
 
 class _Result(BaseModel):
@@ -103,7 +126,7 @@ class TestResult(_Result):
     passed: bool = Field(..., description="Whether the test case passed.")
     execution_time_ms: int = Field(..., ge=0, description="Wall-clock time of the case.")
     errors: list[str] = Field(default_factory=list, description="Errors, `[turn N]`-prefixed.")
-    timestamp: str = Field(..., description="ISO 8601 time the case ran.")
+    timestamp: Timestamp = Field(..., description="ISO 8601 time the case ran.")
     token_usage: TokenUsage | None = Field(None, description="Sum over the turns.")
     turns: list[TurnResult] | None = Field(None, description="Per-turn results (multi-turn).")
 
@@ -178,7 +201,7 @@ class TestReport(_Result):
     agent_config_path: str = Field(..., description="Path of the agent file.")
     results: list[TestResult] = Field(default_factory=list, description="One per test case.")
     summary: ReportSummary = Field(..., description="Counts and averages.")
-    timestamp: str = Field(..., description="ISO 8601 time the report was made.")
+    timestamp: Timestamp = Field(..., description="ISO 8601 time the report was made.")
     holodeck_version: str = Field(..., description="Version of the tool that ran the suite.")
     environment: dict[str, str] = Field(default_factory=dict, description="Run environment.")
     interrupted: bool = Field(

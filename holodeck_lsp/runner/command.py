@@ -17,6 +17,8 @@ from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.backends.backend_choice import identity
+from holodeck_lsp.runner.collect.deviations import closing_line, deviations
+from holodeck_lsp.runner.collect.dotenv_files import process_environment, run_dotenv
 from holodeck_lsp.runner.collect.focus import focus
 from holodeck_lsp.runner.collect.loading import ConfigError, LoadedSuite, load_suite
 from holodeck_lsp.runner.collect.plan import PlannedCase, plan_suite
@@ -41,12 +43,19 @@ from holodeck_lsp.runner.report.comparison.turn_changes import compare_runs
 from holodeck_lsp.runner.report.console import (
     baseline_lines,
     print_config_error,
+    print_deviations,
     print_start_failure,
+    print_start_notes,
     repeat_line,
     summary_line,
 )
 from holodeck_lsp.runner.report.event_stream import EventStream, WithEvents
-from holodeck_lsp.runner.report.formats import render_json, renderer_for, write_reports
+from holodeck_lsp.runner.report.formats import (
+    render_json,
+    renderer_for,
+    unknown_extension,
+    write_reports,
+)
 from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
@@ -65,7 +74,7 @@ from holodeck_lsp.runner.score.metrics.judge_panel import JudgePanel, ledger_lin
 from holodeck_lsp.runner.services.atomic_output import check_writable
 from holodeck_lsp.runner.services.http_client import RetryPolicy
 from holodeck_lsp.runner.services.redaction import Secrets, activated, terminal_stream
-from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
+from holodeck_lsp.runner.services.secret_sources import environment_secrets, register_agent
 from holodeck_lsp.runner.services.service_targets import BackendConfigError
 from holodeck_lsp.runner.tools.tool_kind import ToolContext
 from holodeck_lsp.runner.tools.toolbox import PreflightError
@@ -82,6 +91,10 @@ class CollectOptions:
     case: int | None = None  # `--case N`: only the test case at that position
     up_to_turn: int | None = None  # `--up-to-turn T`: its turns 0..T
     repeat: int = 1  # attempts per test case, each in a fresh session
+    # `.env`, then `~/.holodeck/.env` (unless user_config is off), under the environment,
+    # as `holodeck test` loads them (docs/coming-from-holodeck.md)
+    dotenv: bool = True
+    strict_parity: bool = False  # a documented difference from `holodeck test` stops the run
 
 
 @dataclass
@@ -111,6 +124,8 @@ class ReportOptions:
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
     baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
     keeping: KeepOptions = field(default_factory=KeepOptions)  # the run history (`results/`)
+    verbose: bool = False  # `-v`: every test case's line, each turn's assertions and metrics
+    report_format: str | None = None  # `--format`: every output in this format
 
 
 @dataclass
@@ -163,6 +178,7 @@ class RunOutputs:
     reports: list[Path]
     recording: Path | None  # --record, else the recording being resumed
     events: str | None  # a file, or "-" for stdout
+    report_format: str | None = None  # `--format`: the reports' format, whatever their names
 
 
 @dataclass(frozen=True)
@@ -181,11 +197,6 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
         raise UsageError("--record and --replay cannot be used together")
     if execute.resume is not None and execute.replay is not None:
         raise UsageError("--resume and --replay cannot be used together")
-    for path in report.outputs:
-        try:
-            renderer_for(path)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
     if collect.limit is not None and collect.limit < 0:
         raise UsageError("--limit must be >= 0")
     if execute.llm_timeout is not None and execute.llm_timeout <= 0:
@@ -208,11 +219,19 @@ def run_command(
     options: RunOptions, out: TextIO, err: TextIO, env: Mapping[str, str] | None = None
 ) -> int:
     """The whole `run` command; returns the exit code."""
+    own_process = env is None  # the process's own environment: user code reads it too
     env = os.environ if env is None else env
+    dotenv = run_dotenv(options.collect.dotenv, options.collect.user_config, env)
+    env = dotenv.over(env) if dotenv.values else env
     # The run's one registry of secrets: what it prints or writes is masked with it.
     secrets = Secrets(environment_secrets(env))
     out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
+    report = options.report
+    notes = [unknown_extension(path, report.report_format) for path in report.outputs]
+    print_start_notes(dotenv, notes, report.verbose, err)
     with activated(secrets), Interrupts() as interrupts, contextlib.ExitStack() as closing:
+        if own_process:
+            closing.enter_context(process_environment(dotenv.values))
         context = RunContext(
             out=out, err=err, env=env, secrets=secrets, interrupts=interrupts, closing=closing
         )
@@ -248,6 +267,7 @@ def _run(options: RunOptions, run: RunContext) -> int:
 def _collect(options: RunOptions, *, run: RunContext) -> Collected:
     shard = _check_options(options)
     suite = _load(options, env=run.env, secrets=run.secrets)
+    _announce_differences(suite, strict=options.collect.strict_parity, err=run.err)
     parallelism = resolve_parallelism(
         options.execute.parallel, suite.execution.parallel_test_cases, run.env
     )
@@ -269,8 +289,18 @@ def _load(options: RunOptions, *, env: Mapping[str, str], secrets: Secrets) -> L
     # A replay calls no service: a key it would have sent may be unset.
     secrets_needed = options.execute.replay is None
     suite = load_suite(options.agent_file, env, options.collect.user_config, secrets_needed)
-    secrets.add_all(config_secrets(suite.agent))
+    register_agent(secrets, suite.agent, env)
     return suite
+
+
+def _announce_differences(suite: LoadedSuite, *, strict: bool, err: TextIO) -> None:
+    """The documented differences from `holodeck test` the suite meets, warned about as
+    `check` warns; with `--strict-parity`, errors that stop the run."""
+    found = deviations(suite)
+    if found:
+        print_deviations(found, strict, err)
+        if strict:
+            raise UsageError(closing_line(found, strict))
 
 
 def _select(
@@ -345,7 +375,7 @@ def _outputs(options: RunOptions) -> RunOutputs:
     recording = options.execute.record or options.execute.resume
     events_file = [Path(report.events)] if report.events not in (None, "-") else []
     _check_writable([*report.outputs, *([recording] if recording else []), *events_file])
-    return RunOutputs(report.outputs, recording, report.events)
+    return RunOutputs(report.outputs, recording, report.events, report.report_format)
 
 
 def _check_writable(paths: list[Path]) -> None:
@@ -433,8 +463,9 @@ def _run_cases(
         reingest=options.execute.reingest,
         database_origins=suite.database_origins,
     )
-    repeat = options.collect.repeat
-    progress: Progress = make_progress(options.report.quiet, planned_counts(cases, repeat), run.err)
+    repeat, report = options.collect.repeat, options.report
+    counts = planned_counts(cases, repeat)
+    progress: Progress = make_progress(report.quiet, counts, run.err, report.verbose)
     if events is not None:
         progress = WithEvents(progress, events)
     suite_run = SuiteRun(
@@ -477,7 +508,7 @@ def _comparison(plan: RunPlan, *, report: TestReport) -> Comparison | None:
     if collected.baseline is None:
         return None
     before = ran_part(collected.baseline.side, collected.planned, collected.cases)
-    return compare_runs(before, _this_run(report, plan.outputs.reports))
+    return compare_runs(before, _this_run(report, plan.outputs))
 
 
 def _history_before(plan: RunPlan, *, options: RunOptions) -> Standings | None:
@@ -499,7 +530,15 @@ def _write_outputs(
     history: Standings | None = None,
 ) -> list[str]:
     """The reports and the recording; what could not be written."""
-    problems = write_reports(report, plan.outputs.reports, secrets, comparison, history)
+    outputs = plan.outputs
+    problems = write_reports(
+        report,
+        outputs.reports,
+        secrets,
+        comparison,
+        history=history,
+        chosen=outputs.report_format,
+    )
     recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:
         try:
@@ -557,9 +596,10 @@ def _verdict(
     return code
 
 
-def _this_run(report: TestReport, outputs: list[Path]) -> RunSide:
+def _this_run(report: TestReport, outputs: RunOutputs) -> RunSide:
     """The run just made, as the HEAD of its comparison with `--baseline`."""
-    written = [path for path in outputs if renderer_for(path) is render_json]
+    chosen = outputs.report_format
+    written = [path for path in outputs.reports if renderer_for(path, chosen) is render_json]
     return report_side(report, written, "this run")
 
 
@@ -574,9 +614,11 @@ def merge_command(
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
     out, err = terminal_stream(out, secrets), terminal_stream(err, secrets)
+    for path in outputs:
+        note = unknown_extension(path)
+        if note is not None:
+            err.write(f"note: {note}\n")
     try:
-        for path in outputs:
-            renderer_for(path)
         report = merge_reports(paths, allow_partial)
     except (ValueError, ReportError) as exc:
         err.write(f"error: {exc}\n")

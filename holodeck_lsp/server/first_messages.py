@@ -26,7 +26,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.server import timing
+from holodeck_lsp.server.framing import body_length
 from holodeck_lsp.server.initialization import Start, answer, read_params
 
 if TYPE_CHECKING:
@@ -42,7 +44,7 @@ _CONTENT_TYPE = b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\
 
 
 class Validator(Protocol):
-    def submit(self, fn: Any, *args: Any) -> Future[Any]: ...
+    def submit(self, fn: Any, *args: Any, **options: Any) -> Future[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,12 @@ def _frame(buffer: bytearray) -> tuple[int, bytes] | None:
     if any(b"\n" in line or b"\r" in line for line in lines):
         raise _Unusual
     lengths = [found for line in lines if (found := _CONTENT_LENGTH.fullmatch(line))]
-    if not lengths or int(lengths[0].group(1)) == 0:
+    # A length we refuse (framing.py) is pygls's to drop, through the same test.
+    length = body_length(lengths[0].group(1)) if lengths else None
+    if not length:
         raise _Unusual
     start = end + len(_HEADER_END)
-    stop = start + int(lengths[0].group(1))
+    stop = start + length
     if len(buffer) < stop:
         return None
     with memoryview(buffer) as view:  # one copy of the body, not two
@@ -171,8 +175,8 @@ class FirstMessages:
     def _look_at(self, body: bytes, first: bool) -> bool:
         """Acts on one message; whether to look at the next one."""
         try:
-            message = json.loads(body)
-        except ValueError:  # not JSON, not UTF-8: pygls answers it
+            message = loads(body, MAX_FILE_DEPTH)
+        except ValueError:  # not JSON, not UTF-8, nested too deep: pygls answers it
             return False
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return False
@@ -225,7 +229,7 @@ class FirstMessages:
                 roots=start.roots, encoding=start.encoding,
                 related_information=start.features.related_information, known=False,
                 user_config_dir=user_config_dir(), generation=0)
-            job = self._validator.submit(jobs.run, snapshot)
+            job = self._validator.submit(jobs.run, snapshot, time_limit=start.settings.time_limit)
         except Exception:  # the scheduler validates it as usual
             log.exception("could not start the first validation early")
             return

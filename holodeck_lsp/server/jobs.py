@@ -19,7 +19,8 @@ from holodeck_lsp.named_files import UTF8_WIDEST, NotReadable, read_text
 from holodeck_lsp.server import timing
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.settings import Settings
-from holodeck_lsp.validation.diagnostics import Diagnostic
+from holodeck_lsp.validation.codes import rule
+from holodeck_lsp.validation.diagnostics import Diagnostic, Range
 from holodeck_lsp.validation.file_kinds import (
     Kind,
     is_config_file,
@@ -149,6 +150,29 @@ def run(snap: Snapshot) -> Outcome:
             core={snap.path: []},
             error=f"{type(exc).__name__}: {exc}",
         )
+
+
+def overran(snap: Snapshot, before: Outcome | None) -> Outcome:
+    """A validation stopped past the time limit: one HL801 on line 1 of the document, and
+    what it was known to read (``before``'s), so that their changes try it again."""
+    overrun = "HL801"
+    outcome = Outcome(tracked=True, core={snap.path: []}, placed={snap.path: []})
+    if before is not None:
+        outcome.kind, outcome.deps = before.kind, before.deps
+    severity = snap.settings.severity.get(overrun, rule(overrun).severity)
+    if severity is None:  # turned off
+        return outcome
+    end = snap.text.find("\n", 0, 200)
+    first_line = snap.text[:end] if end != -1 else snap.text[:200]
+    limit = snap.settings.time_limit
+    outcome.core[snap.path] = [Diagnostic(
+        Range.of(0, 0, 0, max(1, len(first_line))), severity, overrun,
+        f"validating this file took longer than {limit:g} s, the server's limit "
+        "(validation.timeLimit), so it was stopped and nothing of it is checked; it is "
+        "validated again when it changes")]
+    positions = PositionMap(first_line, snap.encoding)
+    outcome.placed[snap.path] = [place(d, positions, snap) for d in outcome.core[snap.path]]
+    return outcome
 
 
 def _run(snap: Snapshot) -> Outcome:

@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -31,6 +31,7 @@ from holodeck_lsp.server.features import (
     pulled_diagnostics as diagnostics,
 )
 from holodeck_lsp.server.first_messages import FirstMessages
+from holodeck_lsp.server.framing import GuardedReader
 from holodeck_lsp.server.initialization import SERVER_NAME
 from holodeck_lsp.server.protocol import Protocol, is_parse_error
 from holodeck_lsp.server.routes import Route
@@ -157,11 +158,12 @@ def serve(pipes: tuple[BinaryIO, BinaryIO], validator: Validator,
         reader.close()
         writer.close()
         server.start_tcp(host or "127.0.0.1", port)
-    elif first is not None:
-        first.hand_over()
-        server.start_io(first.reader, writer)
     else:
-        server.start_io(reader, writer)
+        if first is not None:
+            first.hand_over()
+            reader = first.reader
+        # pygls calls only `readline` and `read` of its stdin: a guard of the framing.
+        server.start_io(cast(BinaryIO, GuardedReader(reader)), writer)
 
 
 __all__ = ["ROUTES", "create_server", "serve"]

@@ -150,8 +150,11 @@ class Protocol(LanguageServerProtocol):
                          "error": {"code": problem.code, "message": problem.message}})
 
     def unparsable(self, error: Exception) -> None:
-        """A body that is not JSON (or not UTF-8): answered with a parse error."""
-        self.reject(Unreadable(None, PARSE_ERROR, f"Parse error: {error}", True))
+        """A body that is not JSON (or not UTF-8, or nested too deep for the JSON parser):
+        answered with a parse error."""
+        reason = ("lists and mappings nested too deep for the JSON parser"
+                  if isinstance(error, RecursionError) else error)
+        self.reject(Unreadable(None, PARSE_ERROR, f"Parse error: {reason}", True))
 
     def _user(self, method: str, params: Any) -> Generator[Any, Any, None]:
         handler = self.fm.features.get(method)
@@ -178,5 +181,6 @@ class Protocol(LanguageServerProtocol):
 
 
 def is_parse_error(error: Exception) -> bool:
-    """Whether the message loop failed on the body itself (JSON or UTF-8)."""
-    return isinstance(error, (json.JSONDecodeError, UnicodeDecodeError))
+    """Whether the message loop failed on the body itself (JSON, UTF-8, or nesting: the
+    JSON parser recurses once per level)."""
+    return isinstance(error, (json.JSONDecodeError, UnicodeDecodeError, RecursionError))

@@ -6,10 +6,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pygls.exceptions import JsonRpcException
+
 from holodeck_lsp.server.capabilities import ClientFeatures
 
 if TYPE_CHECKING:
     from holodeck_lsp.server.session import Session
+
+REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid but could not be done
+
+
+class Refused(JsonRpcException):
+    """Raised by a handler: the request is answered with RequestFailed and the message
+    (any other exception is an internal error, logged and answered empty)."""
+
+    CODE = REQUEST_FAILED
 
 
 @dataclass(frozen=True)

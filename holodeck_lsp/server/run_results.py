@@ -64,6 +64,9 @@ def verdict_texts(
 class DocumentRuns:
     placed: list[Placed] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
+    # Each tool call of the run: its name and argument names (completion offers an MCP
+    # server's tools, known only once it has run).
+    calls: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 class RunResults:
@@ -87,6 +90,11 @@ class RunResults:
         ]
         runs.placed = kept
         return [p.diagnostic for p in kept]
+
+    def calls(self, uri: str) -> list[tuple[str, list[str]]]:
+        """The tool calls of the document's last run (none before one)."""
+        runs = self._by_uri.get(uri)
+        return list(runs.calls) if runs is not None else []
 
     def hover(self, uri: str, line: int, markdown: bool = True) -> str | None:
         runs = self._by_uri.get(uri)
@@ -178,6 +186,7 @@ def from_events(events: list[dict[str, Any]], text: str, encoding: str) -> Docum
             metrics.setdefault(key, []).append(f"{event['name']} {event['score']:.3g} {mark}")
         elif kind == "turn_finished":
             _turn(event, placer, runs, metrics.get((event["case"], event["turn"]), []))
+            runs.calls += [(c["name"], list(c["args"])) for c in event["tool_calls"]]
             for failure in event.get("failures") or []:
                 _place_failure(failure, placer, runs)
         elif kind == "case_finished":

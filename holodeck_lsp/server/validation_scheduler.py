@@ -3,9 +3,11 @@
 Per document, validations are debounced (the first change after a quiet spell runs
 at once, later ones coalesce) and never overlap; a result is applied only if its
 document has not changed since its snapshot was taken (latest wins), otherwise the
-document is validated again. A file's diagnostics come from the agents that read it
-(a `test_cases_file`, a `config.yaml`) when any is open, else from its own
-validation. The same function feeds pushed and pulled diagnostics.
+document is validated again. A validation past the time limit (`validation.timeLimit`)
+is abandoned by the worker, and its document shows one HL801 until its next change. A
+file's diagnostics come from the agents that read it (a `test_cases_file`, a
+`config.yaml`) when any is open, else from its own validation. The same function feeds
+pushed and pulled diagnostics.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pygls.uris import from_fs_path
 from holodeck_lsp.server import jobs, lsp_diagnostics, timing
 from holodeck_lsp.server.capabilities import ClientFeatures
 from holodeck_lsp.server.open_documents import Document, Documents
-from holodeck_lsp.server.worker import Worker
+from holodeck_lsp.server.worker import Overran, Worker
 from holodeck_lsp.validation.diagnostics import Diagnostic
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,8 @@ class Validator(Protocol):
     """Runs validation jobs off the event loop (a `Worker`)."""
 
     def submit(
-        self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot
+        self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot, *,
+        time_limit: float | None = None, key: str | None = None,
     ) -> Future[jobs.Outcome]: ...
 
     def stop(self) -> None: ...
@@ -207,7 +210,8 @@ class ValidationScheduler:
         if adopted is not None:
             state.job = adopted
         else:
-            state.job = self.worker.submit(jobs.run, snapshot)
+            state.job = self.worker.submit(jobs.run, snapshot, key=uri,
+                                           time_limit=snapshot.settings.time_limit)
             timing.mark("validation submitted")
         task = asyncio.get_running_loop().create_task(self._run(uri, snapshot, state.job))
         self._tasks.add(task)
@@ -220,6 +224,11 @@ class ValidationScheduler:
             outcome = lsp_diagnostics.attach(outcome)
         except asyncio.CancelledError:
             return  # withdrawn for a newer snapshot, or the server stops
+        except Overran:
+            self.host.log(f"validating {snapshot.path.name} took longer than "
+                          f"{snapshot.settings.time_limit:g} s: stopped (HL801)",
+                          types.MessageType.Warning)
+            outcome = lsp_diagnostics.attach(jobs.overran(snapshot, self._outcomes.get(uri)))
         except Exception:
             log.exception("validation of %s failed", uri)
             outcome = jobs.Outcome(tracked=False)

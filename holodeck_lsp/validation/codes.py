@@ -60,6 +60,8 @@ _RULES = (
     Rule("HL305", "args-not-mapping", E, "`args` is not a mapping."),
     Rule("HL306", "empty-tool-name", W, "An empty tool name matches every tool call."),
     Rule("HL307", "unknown-tool", W, "No declared tool name contains the expected tool name."),
+    Rule("HL308", "unknown-argument", W,
+         "An `args` key no parameter of the matching function tools takes."),
     Rule("HL401", "regex-syntax", E, "A regex matcher does not compile."),
     Rule("HL402", "matcher-both", E, "A matcher with both `fuzzy` and `regex`."),
     Rule("HL403", "matcher-extra-keys", E, "A matcher with keys beside `fuzzy`/`regex`."),
@@ -105,6 +107,11 @@ _RULES = (
          "A code metric's threshold outside [0, 1]: every score passes, or none does."),
     Rule("HL512", "backend-refuses-agent", W,
          "HoloDeck's backend refuses the agent when it starts: `holodeck test` stops (exit 3)."),
+    Rule("HL513", "ngram-metric-elsewise", W,
+         "`holodeck test` scores `rouge` 0.0 and fails `meteor` offline."),
+    Rule("HL514", "rated-metric-elsewise", W,
+         "`holodeck test` compares a rated metric's threshold with its 1-5 rating, or does "
+         "not run it without a judge model."),
     # Other files
     Rule("HL601", "test-cases-file-missing", E, "`test_cases_file` is missing or unreadable."),
     Rule("HL602", "test-cases-file-shape", E, "`test_cases_file` does not hold test cases."),
@@ -136,6 +143,10 @@ _RULES = (
     Rule("HL704", "claude-subagents-unused", W,
          "`claude.agents` on an `openai`/`azure_openai` agent: the OpenAI backend never "
          "calls them."),
+    # The editor
+    Rule("HL801", "validation-time-limit", W,
+         "Validating the file took longer than the server's time limit: not validated "
+         "(reported by the server only)."),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

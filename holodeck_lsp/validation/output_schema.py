@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.named_files import NotReadable
+from holodeck_lsp.nesting import TooDeep, loads
 from holodeck_lsp.validation.named import REFUSAL_CODES
 
 MISSING_CODE = "HL610"  # also a folder, a file that is not UTF-8 text, an unreadable one
@@ -61,6 +62,8 @@ def schema_error(schema: dict[str, Any]) -> tuple[str, tuple[str | int, ...]] | 
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.SchemaError as exc:
         found = exc.message, tuple(exc.path)
+    except RecursionError:  # within MAX_DEPTH it has room; a guard all the same
+        found = "it nests too deeply for jsonschema to check it", ()
     if key is not None:
         if len(_CHECKED) >= _CHECKED_MAX:
             _CHECKED.clear()
@@ -83,7 +86,10 @@ def inline_schema(value: dict[str, Any]) -> ResolvedSchema:
 def file_schema(text: str, value: str, target: Path) -> ResolvedSchema:
     """The schema in ``text``, the content of the schema file ``value`` (at ``target``)."""
     try:
-        parsed = json.loads(text)
+        parsed = loads(text)
+    except TooDeep as exc:  # nothing recursed over it: the parser, jsonschema, `run`
+        message = f"{described(value)} holds {exc}"
+        return ResolvedSchema(None, SchemaProblem("HL611", message, (), message))
     except ValueError as exc:
         summary = f"{described(value)} is not JSON"
         return ResolvedSchema(None, SchemaProblem("HL611", f"{summary}: {exc}", (), summary))

@@ -24,8 +24,9 @@ LAYERS = [
     # named_files: the one way to read a file a YAML file names (standard library only);
     # file_writes: the one way to replace a file whole;
     # isolation: keeping the workspace's modules off the import path (child interpreters,
-    # the standard-library guard), under everything that starts Python or imports user code
-    {"named_files", "file_writes", "isolation"},
+    # the standard-library guard), under everything that starts Python or imports user code;
+    # nesting: the one way to read nested JSON and values from outside, depth-bounded
+    {"named_files", "file_writes", "isolation", "nesting"},
     # graders: static resolution and the isolated import; exit_codes and run_defaults: one
     # table each, no imports;
     # install_hints: how to install an extra, one sentence; hygiene: text shown safely

@@ -109,7 +109,8 @@ def check(*args: str | Path) -> tuple[int, str, str]:
 
 def project(tmp_path: Path, text: str = TEN_ERRORS) -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "tools.py").write_text("def lookup(metric: str) -> int:\n    return 1\n")
+    tools = "def lookup(metric: str, **more: str) -> int:\n    return 1\n"  # any argument
+    (tmp_path / "tools.py").write_text(tools)
     (tmp_path / "graders").mkdir()
     (tmp_path / "graders" / "__init__.py").write_text("")
     (tmp_path / "graders" / "checks.py").write_text("def exact(**kwargs):\n    return 1.0\n")

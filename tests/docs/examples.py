@@ -77,7 +77,7 @@ class MarkerError(ValueError):
 
 
 def doc_files() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _settings(text: str | None) -> dict[str, str]:

@@ -12,7 +12,7 @@ IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
 
 
 def _shown() -> list[tuple[Path, Path]]:
-    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
     return [
         (page, (page.parent / link).resolve())
         for page in pages

@@ -26,7 +26,7 @@ def _files() -> list[Path]:
         REPO / "README.md",
         REPO / "CONTRIBUTING.md",
         REPO / ".pre-commit-hooks.yaml",
-        *sorted((REPO / "docs").iterdir()),
+        *sorted(p for p in (REPO / "docs").rglob("*") if p.suffix in (".md", ".yml", ".json")),
         extension / "README.md",
         *sorted((extension / "src").rglob("*.ts")),
         *sorted((REPO / "holodeck_lsp").rglob("*.py")),

@@ -77,3 +77,11 @@ def test_the_release_workflow_runs_on_tags_and_checks_the_tag_first() -> None:
         for name, value in step.get("env", {}).items()
     }
     assert secrets == {"VSCE_PAT": "${{ secrets.VSCE_PAT }}", "OVSX_PAT": "${{ secrets.OVSX_PAT }}"}
+
+
+def test_the_package_and_the_extension_carry_one_licence() -> None:
+    """pyproject's and package.json's MIT, in one LICENSE text: the wheel and the .vsix."""
+    text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n\nCopyright (c) 2026 holodeck-lsp contributors\n")
+    assert (REPO / "vscode-extension" / "LICENSE").read_text(encoding="utf-8") == text
+    assert 'license = { text = "MIT" }' in (REPO / "pyproject.toml").read_text(encoding="utf-8")

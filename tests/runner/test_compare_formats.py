@@ -41,7 +41,7 @@ Mean scores: `equality 0.75 -> 0.81 (+0.06)`
 
 | test case | turn | BASE | HEAD | p-value | failure in HEAD |
 |---|---|---|---|---|---|
-| `breaks` | 1 | passed | failed |  | ``metric `equality` failed: score 0`` |
+| `breaks` | 1 | passed | failed |  | ``metric `equality` failed: score 0: not the ground truth`` |
 
 <details><summary>Fixed (1)</summary>
 
@@ -74,7 +74,7 @@ Mean scores: `equality 0.75 -> 0.81 (+0.06)`
 
 | test case | turn | BASE | HEAD | p-value | failure in HEAD |
 |---|---|---|---|---|---|
-| `stuck` | 0 | failed | failed |  | ``metric `equality` failed: score 0`` |
+| `stuck` | 0 | failed | failed |  | ``metric `equality` failed: score 0: not the ground truth`` |
 
 </details>
 

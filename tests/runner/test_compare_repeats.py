@@ -49,7 +49,8 @@ def test_ten_of_ten_to_nine_of_ten_is_within_noise(always: Path) -> None:
         "\n"
         "Could not tell: worse, but within noise or too few attempts (1):\n"
         "  flaky, turn 1: 10/10 -> 9/10 attempts passed (p = 0.5, within noise; "
-        "a fall of 58 points would be caught): metric `equality` failed: score 0\n"
+        "a fall of 58 points would be caught): metric `equality` failed: score 0: "
+        "not the ground truth\n"
         "\n"
         "Reliability changed (1):\n"
         "  flaky: pass^10 1 -> 0, attempts passed 10/10 -> 9/10\n"
@@ -68,7 +69,7 @@ def test_ten_of_ten_to_two_of_ten_is_a_regression_with_its_p_value(always: Path)
     assert lines[6:8] == [
         "Regressions (1):",
         "  flaky, turn 1: 10/10 -> 2/10 attempts passed (p = 0.00036, beyond noise): "
-        "metric `equality` failed: score 0",
+        "metric `equality` failed: score 0: not the ground truth",
     ]
     assert lines[-1] == "exit 1: 1 regression(s) (--fail-on regressed)"
     turn = json.loads(compare(always, head, "-f", "json")[1])["cases"][0]["turns"][1]

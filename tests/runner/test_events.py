@@ -142,7 +142,7 @@ def test_failures_are_placed_at_the_failing_argument_and_ground_truth(tmp_path: 
     }
     truth = {
         "path": "test_cases[0].turns[1].ground_truth",
-        "message": "metric numeric failed: score 0",
+        "message": "metric numeric failed: score 0: not the ground truth within tolerance",
         "expected": "190000",
         "actual": "181,001",
     }

@@ -15,7 +15,7 @@ import pytest
 
 from tests.chromium import Chromium, find_chromium
 from tests.conftest import REPO
-from tests.runner.helpers import invoke
+from tests.runner.helpers import ECHO, invoke, write
 from tests.runner.test_events import copy_example, replay
 from tests.support.sample_reports import repeated_example_report
 
@@ -149,7 +149,7 @@ def test_the_summary_gives_pass_rate_metrics_slowest_turns_and_tokens(tmp_path: 
     text = html.read_text(encoding="utf-8")
     data = json.loads(report.read_text())
     rate = Page(text.split("<h2>Pass rate</h2>", 1)[1].split("</div></div>", 1)[0]).text
-    assert rate[:-1] == ["33%", "1 passed", ",", "2 failed", "of 3 test case(s)"]
+    assert rate[:-1] == ["33.3%", "1 passed", ",", "2 failed", "of 3 test case(s)"]
     assert rate[-1].startswith("9 attempt(s), 30 turn(s) in ")
     assert cells(text, "Metrics") == [
         ["metric", "mean", "threshold", "cases"],
@@ -162,9 +162,16 @@ def test_the_summary_gives_pass_rate_metrics_slowest_turns_and_tokens(tmp_path: 
         for i, r in enumerate(data["results"])
         for t in r["turns"]
     ]
-    slowest = [f"#case-{i}-turn-{t}" for _, i, t in sorted(turns, key=lambda x: -x[0])[:5]]
-    links = text.split("<h2>Slowest turns</h2>", 1)[1].split("</table>", 1)[0]
-    assert [a["href"] for t, a in Page(links).tags if t == "a"] == slowest
+    ranked = sorted(turns, key=lambda x: -x[0])[:5]
+    # A replay: the replies took no time, so a turn's time is its scoring here; the tile
+    # says so, and ranks only the turns that took any.
+    slowest = [f"#case-{i}-turn-{t}" for ms, i, t in ranked if ms > 0]
+    tile = text.split("<h2>Slowest turns (replayed)</h2>", 1)[1].split("</div></div>", 1)[0]
+    assert Page(tile).text[0] == (
+        f"Replayed from {data['environment']['replay']}: a turn's time is its scoring here, "
+        "not the agent's reply (a recording keeps no durations)."
+    )
+    assert [a["href"] for t, a in Page(tile).tags if t == "a"] == slowest
     used = sum(
         a["token_usage"]["total_tokens"] for r in data["repeats"] for a in r["results"]
     )
@@ -297,3 +304,40 @@ def test_the_page_renders_in_chromium_without_console_errors(tmp_path: Path) -> 
         browser.screenshot(RESULTS / "html-report-failed-only.png")
         assert browser.problems == []
     assert (RESULTS / "html-report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_metric_written_with_three_thresholds_has_a_row_for_each(tmp_path: Path) -> None:
+    """No one threshold stands for a metric configured three ways: each has its own row,
+    its mean over the turns judged against it, and its own verdict colour."""
+    suite = """
+name: thresholds
+model: {provider: openai, name: gpt-4o}
+instructions: {inline: Echo.}
+evaluations:
+  metrics: [{type: standard, metric: bleu, threshold: 0.2}]
+test_cases:
+  - name: agent level
+    input: the cat sat on the mat
+    ground_truth: the cat sat on the mat
+  - name: case level
+    input: the cat sat on the mat
+    ground_truth: a dog lay on a rug
+    evaluations: [{type: standard, metric: bleu, threshold: 0.5}]
+  - name: turn level
+    turns:
+      - input: the cat sat on the mat
+        ground_truth: the cat sat on the mat
+        evaluations: [{type: standard, metric: bleu, threshold: 0.9}]
+"""
+    write(tmp_path, {"agent.yaml": suite, "echo.py": ECHO})
+    html = tmp_path / "report.html"
+    invoke("run", tmp_path / "agent.yaml", "--agent", "echo:factory", "-q", "-o", html)
+    text = html.read_text(encoding="utf-8")
+    assert cells(text, "Metrics") == [
+        ["metric", "mean", "threshold", "cases"],
+        ["bleu", "1.00", "0.20", "1 turn(s)"],
+        ["bleu", "0.08", "0.50", "1 turn(s)"],
+        ["bleu", "1.00", "0.90", "1 turn(s)"],
+    ]
+    below = text.split("<h2>Metrics</h2>", 1)[1].split("</table>", 1)[0]
+    assert below.count('class="n bad"') == 1  # the case-level mean, below its own 0.50

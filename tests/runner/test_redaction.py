@@ -13,7 +13,13 @@ from holodeck_lsp.hygiene.clipping import MASK, clip
 from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.runner.services.redaction import Secrets
-from holodeck_lsp.runner.services.secret_sources import config_secrets, environment_secrets
+from holodeck_lsp.runner.services.secret_sources import (
+    SECRET_NAMES_VARIABLE,
+    SecretNames,
+    carried_names,
+    config_secrets,
+    environment_secrets,
+)
 from holodeck_lsp.runner.services.service_targets import join_url, public_url, url_credentials
 
 SECRET = "Qz7&vK<p9>Lm\"Wx'Rt|Ny4&Hb<Jc"
@@ -63,8 +69,11 @@ def test_urls_keep_their_query_last_and_are_printed_without_credentials() -> Non
     assert sorted(url_credentials(base)) == ["p%26ss", "p&ss", "t%3C1", "t<1", "user"]
 
 
-def test_the_registry_reads_keys_environments_headers_and_urls_of_a_configuration() -> None:
-    agent = Agent.model_validate(
+KEY = "k3Yq9ZpW7mXr2TbV5nLc8HdJ"  # generated, named like nothing secret
+
+
+def _agent() -> Agent:
+    return Agent.model_validate(
         {
             "name": "a",
             "model": {"provider": "openai", "name": "m", "api_key": "sk-model-key"},
@@ -75,7 +84,14 @@ def test_the_registry_reads_keys_environments_headers_and_urls_of_a_configuratio
                     "type": "mcp",
                     "description": "d",
                     "command": "npx",
-                    "env": {"ANY_NAME": "env-value-1", "PORT": "8080", "DEBUG": "true"},
+                    "env": {
+                        "ANY_NAME": "env-value-1",
+                        "SERVICE_TOKEN": "env-token-1",
+                        "FACTS_TOOL": "archive_lookup",
+                        "SIGNING": KEY,
+                        "PORT": "8080",
+                        "DEBUG": "true",
+                    },
                 },
                 {
                     "name": "web",
@@ -83,25 +99,57 @@ def test_the_registry_reads_keys_environments_headers_and_urls_of_a_configuratio
                     "description": "d",
                     "transport": "http",
                     "url": "https://host/mcp?sig=url-signature",
-                    "headers": {"X-Custom": "Bearer header-token"},
+                    "headers": {
+                        "X-Custom": "Bearer header-token",
+                        "X-Api-Key": "header-key-1",
+                        "X-Tool": "archive_lookup",
+                    },
                 },
             ],
             # Test cases are data: an argument called `token` is not a secret.
             "test_cases": [
-                {"input": "x", "expected_tools": [{"name": "t", "args": {"token": "data-1"}}]}
+                {
+                    "name": "looks facts up",
+                    "input": "x",
+                    "expected_tools": [{"name": "t", "args": {"token": "data-1"}}],
+                }
             ],
         }
     )
-    assert sorted(config_secrets(agent)) == [
+
+
+def test_the_registry_reads_keys_environments_headers_and_urls_of_a_configuration() -> None:
+    # Of `env:` and `headers:`, what is named like a credential or shaped like one; a
+    # tool's name, a port, a flag and a plain word are settings.
+    assert sorted(config_secrets(_agent())) == [
         "Bearer header-token",
-        "env-value-1",
+        "env-token-1",
+        "header-key-1",
         "header-token",
+        KEY,
         "sk-model-key",
         "url-signature",
     ]
     assert environment_secrets(
         {"GITHUB_TOKEN": "ghp-1", "PWD": "/w", "OPENAI_BASE_URL": "http://u:pw@h", "HOME": "/h"}
     ) == ["ghp-1", "u", "pw"]
+
+
+def test_the_user_names_more_secrets_in_the_environment() -> None:
+    env = {SECRET_NAMES_VARIABLE: "any_name, DB_CONN", "DB_CONN": "db-conn-1", "HOME": "/h"}
+    assert "env-value-1" in config_secrets(_agent(), SecretNames.of(env))
+    assert environment_secrets(env) == ["db-conn-1"]
+
+
+def test_a_secret_of_the_agent_file_yields_to_the_names_its_report_carries() -> None:
+    secrets = Secrets(["fact-from-the-shell"])
+    secrets.add_all(["archive_lookup", "facts up", "fact-from-the-shell", KEY], agent_file=True)
+    assert {"t", "db", "web", "looks facts up", "archive_lookup"} - carried_names(_agent()) == {
+        "archive_lookup"  # named in the server's environment: not the agent file's name
+    }
+    secrets.carry(carried_names(_agent()) | {"archive_lookup"})
+    text = "archive_lookup looks facts up, fact-from-the-shell, " + KEY
+    assert secrets.mask(text) == f"archive_lookup looks facts up, {MASK}, {MASK}"
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from junitparser import Error, Failure, JUnitXml, Skipped
 
 from holodeck_lsp.models.test_result import MetricResult, ToolInvocation, TurnResult
@@ -134,14 +135,17 @@ def test_roll_up_follows_the_seed_table() -> None:
     }
 
 
+T = "2026-01-01T00:00:00Z"
+
+
 def test_tools_matched_is_none_when_no_turn_asserts_tools() -> None:
-    result = roll_up_case("c", [turn(0, True, [])], [], 1, "t")
+    result = roll_up_case("c", [turn(0, True, [])], [], 1, T)
     assert (result.tools_matched, result.token_usage, result.metric_results) == (None, None, [])
 
 
 def test_summary_counts_test_cases_not_turns() -> None:
-    passed = roll_up_case("a", [turn(0, True, [m("x", 1.0, True)]), turn(1, True, [])], [], 1, "t")
-    failed = roll_up_case("b", [turn(0, False, [m("x", 0.0, False)])], [], 1, "t")
+    passed = roll_up_case("a", [turn(0, True, [m("x", 1.0, True)]), turn(1, True, [])], [], 1, T)
+    failed = roll_up_case("b", [turn(0, False, [m("x", 0.0, False)])], [], 1, T)
     summary = summarize([passed, failed], 99)
     assert summary.model_dump() == {
         "total_tests": 2,
@@ -221,8 +225,11 @@ def test_a_request_missing_from_the_replay_file_fails_loudly(tmp_path: Path) -> 
         invoke("run", path, "--record", record, "--quiet", "-k", "apple")
     code, _, err = invoke("run", path, "--replay", record, "--quiet", "-k", "pear")
     assert code == 3
-    assert err.startswith(
-        "error: replay: pear price, turn 0: no recorded exchange for this request in "
+    # Said once, in the last line (the reason the exit code is 3).
+    assert err.count("no recorded exchange") == 1
+    assert err.splitlines()[-1].startswith(
+        "exit 3: the run stopped early (replay: pear price, turn 0: no recorded exchange for "
+        "this request in "
     )
     corrupt = tmp_path / "corrupt.jsonl"
     corrupt.write_text('{"fingerprint": "x"}\n')
@@ -438,7 +445,9 @@ def test_markdown_names_the_failing_turn_tool_and_argument(tmp_path: Path) -> No
     text = re.sub(r"\d+ ms", "N ms", md.read_text())
     text = re.sub(r"in \d+\.\d+ s; [^;]+;", "in T s; TIME;", text)
     tool_line = "- turn 1: `expected add(a=2): arg 'a' mismatch: expected 2, got 1`"
-    metric_line = "- turn 3: metric `numeric` failed: `score 0`"
+    metric_line = (
+        "- turn 3: metric `numeric` failed: `score 0: not the ground truth within tolerance`"
+    )
     assert (
         text
         == f"""# Test report: `ci`
@@ -492,7 +501,12 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
     )
     assert invoke("run", path, "--agent", "scripted:factory", "-q")[0] == 1
     assert invoke("run", path, "--agent", "scripted:broken", "-q")[0] == 3
-    assert invoke("run", path, "--agent", "scripted:factory", "-o", tmp_path / "r.txt")[0] == 2
+    # Another extension is JSON, as `holodeck test --output` writes it, and said so.
+    text_report = tmp_path / "r.txt"
+    code, _, err = invoke("run", path, "--agent", "scripted:factory", "-q", "-o", text_report)
+    assert code == 1
+    assert json.loads(text_report.read_text())["summary"]["failed"] == 1
+    assert err.startswith(f"note: {text_report}: written as JSON, as holodeck test ")
     assert invoke("run", tmp_path / "missing.yaml")[0] == 2
     code, _, err = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
     assert err.splitlines() == ["running 1 test case(s) (1 turn(s))", err.splitlines()[1]]
@@ -524,3 +538,16 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     assert code == 1
     text = screen.getvalue()
     assert "FAIL  mixed (4 turns" in text and "test cases" in text and "2/2" in text
+
+
+@pytest.mark.parametrize(
+    ("rate", "shown"),
+    [(100.0, "100%"), (0.0, "0%"), (50.0, "50%"), (200 / 3, "66.7%"), (100 / 3, "33.3%"),
+     (99.96, "99.9%"), (0.04, "0.1%")],
+)
+def test_a_pass_rate_reads_as_holodeck_test_prints_it(rate: float, shown: str) -> None:
+    """One decimal at most, as `holodeck test`'s summary (never `66.6667%`), and never 100%
+    or 0% unless it is."""
+    from holodeck_lsp.runner.report.run_counts import pass_rate_text
+
+    assert pass_rate_text(rate) == shown

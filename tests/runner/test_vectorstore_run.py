@@ -149,6 +149,10 @@ def test_a_second_run_embeds_nothing_and_reingest_embeds_again(tmp_path: Path) -
         assert embedding_requests(server) == first  # all from the cache
         assert run_suite(agent, "--reingest")[0] == 0
         assert embedding_requests(server) == first + 2
+        # `holodeck test run`'s names for it: --force-ingest, -f.
+        assert run_suite(agent, "--force-ingest")[0] == 0
+        assert run_suite(agent, "-f")[0] == 0
+        assert embedding_requests(server) == first + 6
         assert (tmp_path / ".holodeck" / "cache" / "embeddings.sqlite").is_file()
 
 

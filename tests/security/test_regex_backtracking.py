@@ -28,7 +28,8 @@ from tests.server.lsp_client import (
 
 W = types.DiagnosticSeverity.Warning
 
-AGENT = r"""
+# An agent whose one test case asserts the arguments that follow it.
+LOOKUPS = """
 name: lint
 model:
   provider: openai
@@ -43,7 +44,8 @@ test_cases:
     expected_tools:
       - name: lookup
         args:
-          q: {regex: "(a+)+b"}
+"""
+AGENT = LOOKUPS + r"""          q: {regex: "(a+)+b"}
           r: {regex: '^\d{4}-\d{2}$'}
           s:
             regex: '^(\w+\s?)*$'

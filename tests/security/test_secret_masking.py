@@ -73,11 +73,11 @@ def encodings(secret: str) -> dict[str, str]:
     return forms
 
 
-def leaks(artefacts: dict[str, str]) -> list[tuple[str, str, str]]:
+def leaks(artefacts: dict[str, str], secret: str = SECRET) -> list[tuple[str, str, str]]:
     """(artefact, encoding, what was found) for the secret and each 12-character piece."""
     found = []
     for name, text in artefacts.items():
-        for encoding, form in encodings(SECRET).items():
+        for encoding, form in encodings(secret).items():
             pieces = {form[i : i + PIECE] for i in range(len(form) - PIECE + 1)}
             for piece in sorted(pieces):
                 if piece in text:
@@ -207,8 +207,10 @@ def fake_node(folder: Path, body: str) -> None:
 
 
 def mcp_tool(role: str) -> str:
-    """An MCP server whose `env:` or `env_file` holds the secret as SERVICE_SETTING."""
-    env = {"MCP_PYTHON": sys.executable}
+    """An MCP server whose `env:` or `env_file` holds the secret as SERVICE_SETTING (named
+    like nothing secret: masked for its shape, a generated key's), and the prefix of its
+    tools' names, which is no secret."""
+    env = {"MCP_PYTHON": sys.executable, "MCP_SERVER_NAME": "facts_"}
     if role == "env":
         env["SERVICE_SETTING"] = SECRET
     lines = [
@@ -254,11 +256,88 @@ def test_an_mcp_servers_environment_is_masked_in_every_artefact(
             return script(path, body)
         if tool_results(body):
             return Reply(f"the setting is {tool_results(body)[0]}")
-        return Reply(tool_calls=[("env", {"name": "SERVICE_SETTING"})])
+        return Reply(tool_calls=[("facts_env", {"name": "SERVICE_SETTING"})])
 
     with FakeModelServer(calling) as server:
         code, artefacts = run_all(suite(tmp_path, server.url, "sk-innocuous-000", mcp_tool(role)))
     report = json.loads(artefacts["report.json"])
     assert code == 3, artefacts["stderr"]
-    assert report["results"][1]["turns"][0]["tool_invocations"][0]["result"] == "[REDACTED]"
+    invocation = report["results"][1]["turns"][0]["tool_invocations"][0]
+    assert (invocation["name"], invocation["result"]) == ("facts_env", "[REDACTED]")
     assert leaks(artefacts) == []
+
+
+# A token no shape gives away (no capital, no digit): only where it comes from says it is
+# one. Its `& < > |` test the encodings.
+TOKEN = "horse&battery<staple>|correct"
+TOOL = "archive_lookup"
+FACTS_SERVER = HERE / "facts_server.py"
+
+
+def _facts_tool(env: dict[str, str], env_file: bool = False) -> str:
+    # LOOKUP_KEY is named like a credential, but its value is a name the agent file writes
+    # (`expected_tools`), which the report carries: the name wins.
+    env = {"MCP_PYTHON": sys.executable, "FACTS_TOOL": TOOL, "LOOKUP_KEY": TOOL, **env}
+    lines = [
+        "  - name: facts",
+        "    type: mcp",
+        "    description: Looks facts up.",
+        "    command: node",
+        f"    env: {json.dumps(env)}",
+        *(["    env_file: facts.env"] if env_file else []),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+FACTS_CASES = f"""
+test_cases:
+  - name: facts
+    input: What are your credentials?
+    expected_tools: [{TOOL}]
+"""
+
+
+@pytest.mark.parametrize(
+    "role",
+    ["credential-named key", "env_file", "credential-named variable", "listed name"],
+)
+def test_an_mcp_servers_token_is_masked_and_its_tool_name_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, role: str
+) -> None:
+    """Issue 29, item 6: the server's environment holds a token and a tool's name. The token
+    is masked in every artefact, in every encoding; the tool's name, which every report
+    carries, is not (every value there used to be masked, and reports named the tool
+    `[REDACTED]`)."""
+    fake_node(tmp_path, f'exec "$MCP_PYTHON" {json.dumps(str(FACTS_SERVER))}')
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    env = {"SERVICE_TOKEN": TOKEN}
+    if role == "env_file":
+        env = {}
+        write(tmp_path, {"facts.env": f"SERVICE_TOKEN={TOKEN}\n"})
+    if role == "credential-named variable":
+        monkeypatch.setenv("HL_FACTS_API_TOKEN", TOKEN)
+        env = {"SERVICE_TOKEN": "${HL_FACTS_API_TOKEN}", "TOKEN_COPY": "${HL_FACTS_API_TOKEN}"}
+    if role == "listed name":  # a name that says nothing: the user lists it
+        monkeypatch.setenv("HOLODECK_LSP_SECRET_NAMES", "OTHER, SERVICE_TOKEN")
+        env = {"SERVICE_TOKEN": TOKEN}
+    tools = _facts_tool(env, env_file=role == "env_file")
+
+    def script(_path: str, body: dict[str, Any]) -> Action:
+        if tool_results(body):
+            return Reply(tool_results(body)[0])
+        return Reply(tool_calls=[(TOOL, {"topic": "credentials"})])
+
+    with FakeModelServer(script) as server:
+        agent = suite(tmp_path, server.url, "sk-innocuous-000", tools)
+        text = agent.read_text().split("test_cases:")[0]
+        agent.write_text(text + textwrap.dedent(FACTS_CASES).lstrip())
+        code, artefacts = run_all(agent)
+    assert code == 0, artefacts["stderr"]
+    report = json.loads(artefacts["report.json"])
+    result = report["results"][0]
+    assert result["tool_calls"] == [TOOL]
+    assert result["tool_invocations"][0]["name"] == TOOL
+    assert result["agent_response"] == f"{TOOL} says: [REDACTED]"
+    assert leaks(artefacts, TOKEN) == []
+    for name in ("report.json", "report.md", "report.html", "recording.jsonl", "events.jsonl"):
+        assert TOOL in artefacts[name], name

@@ -3,6 +3,7 @@ repository (its working directory) imports none of the repository's modules name
 standard library's or the server's own libraries, trusted or not; untrusted, it offers no
 runs and refuses every command that would import the repository's graders and tools;
 trusted, a run imports the user's grader and tool and nothing else of the repository.
+Completion reads a function tool's parameters from its source, and imports nothing.
 `check --import-graders` there imports the grader alone."""
 
 from __future__ import annotations
@@ -88,6 +89,19 @@ async def test_a_cloned_repository_runs_no_code_until_trusted_then_only_its_grad
             assert [(m.type, m.message) for m in client.messages] == [
                 (types.MessageType.Warning, refusal(command)) for command, _ in commands
             ]
+            # Completing an expected tool's arguments reads tools.py, and imports nothing.
+            text = agent.read_text().replace(
+                "        expected_tools: [lookup]\n",
+                "        expected_tools:\n          - name: lookup\n            args:\n"
+                + " " * 14 + "\n",  # the cursor at the end of this line
+            )
+            probe = open_doc(client, agent.parent / "probe.agent.yaml", text)
+            where = types.Position(text.splitlines().index("            args:") + 1, 14)
+            found = await client.text_document_completion_async(
+                types.CompletionParams(types.TextDocumentIdentifier(probe), where)
+            )
+            assert isinstance(found, types.CompletionList)
+            assert [i.label for i in found.items] == ["item", "year"]
             assert imported(markers) == []
             # Its children (the validation worker, multiprocessing's forkserver and resource
             # tracker) never hold the client's pipes: stdin /dev/null, stdout the log.

@@ -24,6 +24,7 @@ from tests.server.lsp_client import (
 )
 
 E = types.DiagnosticSeverity.Error
+NUMERIC_RULE = "not the ground truth within tolerance"  # why numeric failed, without a threshold
 
 
 def broken_example(tmp_path: Path) -> tuple[Path, list[str]]:
@@ -83,7 +84,7 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
         # Each failure where the run's events place it: the failed argument (its expected
         # tool says nothing more), the failed comparison at the ground truth.
         assert found == [
-            (truth, E, "metric numeric failed: score 0 (last run)"),
+            (truth, E, f"metric numeric failed: score 0: {NUMERIC_RULE} (last run)"),
             (arg, E, "expected regex '2021', got '2020' (last run)"),
         ]  # fmt: skip
         (numeric,) = [d for d in client.diagnostics[doc] if d.range.start.line == truth]
@@ -144,7 +145,7 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
         arg = next(i for i, line in enumerate(lines) if 'year: {regex: "2021"}' in line)
         turns = [i for i, line in enumerate(lines) if line.startswith("      - input: ")]
         assert found == [
-            (truth, E, "metric numeric failed: score 0 (last run)"),
+            (truth, E, f"metric numeric failed: score 0: {NUMERIC_RULE} (last run)"),
             (arg, E, "expected regex '2021', got '2020' (last run)"),
             (turns[6], E, "timeout (last run)"),
         ]
@@ -164,7 +165,9 @@ async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: 
     )  # fmt: skip
     assert code == 0, err
     agent, lines = broken_example(tmp_path)
-    settings = {"replay": "replay.jsonl", "baseline": str(tmp_path / "main.json")}
+    # In the workspace folder (CI's report, downloaded): a run reads no file outside it.
+    shutil.move(tmp_path / "main.json", agent.parent / "ci-main.json")
+    settings = {"replay": "replay.jsonl", "baseline": str(agent.parent / "ci-main.json")}
     client = await start(
         agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings},
         command=THREAD_WORKER_SERVER,

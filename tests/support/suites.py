@@ -100,6 +100,21 @@ def alias_bomb(levels: int = 9) -> str:
     return "\n".join(lines) + "\n"
 
 
+def crowded_suite(characters: int) -> str:
+    """A valid agent of about ``characters`` characters whose test cases are as small as a
+    case can be (`- input: qN`, a line each): the most cases, and so the most work to
+    validate, that a document of its size can hold (not on numbered_cases, whose cases
+    have names and turns)."""
+    lines = [SUITE_HEAD]
+    size = len(SUITE_HEAD)
+    while True:
+        line = f"  - input: q{len(lines)}\n"
+        if size + len(line) > characters:
+            return "".join(lines)
+        lines.append(line)
+        size += len(line)
+
+
 def small_agent(name: str) -> str:
     """A valid agent with one test case (``hello``), eight lines."""
     return (f"name: {name}\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n"

@@ -15,7 +15,7 @@ from tests.support.suites import suite
 def _both(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[loader.LoadedYaml, ...]:
     from_events = loader.load_yaml(text)
     with monkeypatch.context() as patched:
-        patched.setattr(loader, "_from_events", lambda text: None)
+        patched.setattr(loader, "_from_events", lambda text, depth=0: None)
         from_nodes = loader.load_yaml(text)
     return from_events, from_nodes
 

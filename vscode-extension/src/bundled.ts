@@ -10,6 +10,7 @@ import {
   selectedEnvironmentAllowed,
   workspaceEnvironments,
   NOT_FOUND_MESSAGE,
+  settingNotFoundMessage,
   type DiscoveryContext,
   type ServerCommand,
 } from './serverCommand';
@@ -152,7 +153,8 @@ export async function chooseServer(
 ): Promise<ServerChoice> {
   const { serverCommand, serverArgs } = settings;
   if (serverCommand.length > 0) {
-    return { command: resolveServerCommand(serverCommand, serverArgs, ctx) };
+    const command = resolveServerCommand(serverCommand, serverArgs, ctx);
+    return command === undefined ? { command, message: settingNotFoundMessage(serverCommand[0]) } : { command };
   }
   let bundledProblem: string | undefined;
   if (settings.importStrategy === 'useBundled' && ctx.bundle !== undefined) {

@@ -82,12 +82,24 @@ export function workspaceEnvironments(ctx: DiscoveryContext): PythonEnvironment[
     .map((executable) => ({ executable }));
 }
 
-/** The first of `names` found in a folder of PATH, in PATH order. */
+/**
+ * Whether a PATH entry names the same folder wherever a program starts. A relative entry (and an
+ * empty one, which means the current folder) would be looked at here, in the extension host's
+ * folder, but read by the program in the folder it starts in, the workspace's: a cloned
+ * repository could ship the program found there. On Windows only a drive's root (`C:\`) or a
+ * share (`\\server\share`) is absolute: `\bin` and `C:bin` depend on the current drive and
+ * folder.
+ */
+export function isAbsolutePathEntry(dir: string, platform: NodeJS.Platform): boolean {
+  return platform === 'win32' ? /^([a-zA-Z]:[\\/]|[\\/]{2}[^\\/])/.test(dir) : dir.startsWith('/');
+}
+
+/** The first of `names` found in an absolute folder of PATH, in PATH order. */
 export function findProgramOnPath(ctx: DiscoveryContext, names: readonly string[]): string | undefined {
   const api = pathApi(ctx.platform);
   const separator = ctx.platform === 'win32' ? ';' : ':';
   for (const dir of (ctx.pathVariable ?? '').split(separator)) {
-    if (dir === '') {
+    if (!isAbsolutePathEntry(dir, ctx.platform)) {
       continue;
     }
     for (const name of names) {
@@ -104,6 +116,32 @@ export function findOnPath(ctx: DiscoveryContext): string | undefined {
   return findProgramOnPath(ctx, executableNames(ctx.platform));
 }
 
+/**
+ * The program `holodeck.server.command` names, as a path that does not depend on the folder it
+ * starts in: a name without a folder (`uv`) is looked up in PATH's absolute folders here, since
+ * starting it by name would search PATH's relative folders in the workspace folder (and, on
+ * Windows, the workspace folder first). Undefined when it is in none of them.
+ */
+export function settingProgram(program: string, ctx: DiscoveryContext): string | undefined {
+  const api = pathApi(ctx.platform);
+  if (program.includes('/') || (ctx.platform === 'win32' && program.includes('\\'))) {
+    return program;
+  }
+  const names =
+    ctx.platform === 'win32' && api.extname(program) === ''
+      ? [`${program}.exe`, `${program}.cmd`, `${program}.bat`, program]
+      : [program];
+  return findProgramOnPath(ctx, names);
+}
+
+export function settingNotFoundMessage(program: string): string {
+  return (
+    `HoloDeck: holodeck.server.command names \`${program}\`, which is in no absolute folder of PATH ` +
+    '(relative PATH entries are never searched: the server starts in the workspace folder). ' +
+    'Give its full path, or add its folder to PATH.'
+  );
+}
+
 /** Whether the selected environment may be used: not one the restricted workspace ships. */
 export function selectedEnvironmentAllowed(env: PythonEnvironment, ctx: DiscoveryContext): boolean {
   const api = pathApi(ctx.platform);
@@ -118,8 +156,9 @@ export function resolveServerCommand(
   ctx: DiscoveryContext,
 ): ServerCommand | undefined {
   if (commandSetting.length > 0) {
-    const [command, ...leading] = commandSetting;
-    return { command, args: [...leading, ...args], origin: 'setting' };
+    const [program, ...leading] = commandSetting;
+    const command = settingProgram(program, ctx);
+    return command === undefined ? undefined : { command, args: [...leading, ...args], origin: 'setting' };
   }
   // A restricted workspace must not get to run a program it ships (e.g. its own .venv).
   if (ctx.pythonEnvironment !== undefined && selectedEnvironmentAllowed(ctx.pythonEnvironment, ctx)) {

@@ -13,6 +13,8 @@ export interface ServerConfiguration {
    * report they compare with (each omitted when unset).
    */
   run?: { replay?: string; baseline?: string };
+  /** `validation.timeLimit`: seconds one validation may take. */
+  validation: { timeLimit: number };
 }
 
 /** The trust rule: a restricted workspace never imports graders, whatever the setting says. */
@@ -31,6 +33,7 @@ export function serverConfiguration(settings: Settings, workspaceTrusted: boolea
     workspaceTrusted,
     severity: { ...settings.severity },
     ...(Object.keys(run).length === 0 ? {} : { run }),
+    validation: { timeLimit: settings.validationTimeLimit },
   };
 }
 

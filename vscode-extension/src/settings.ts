@@ -19,6 +19,8 @@ export interface Settings {
   runReplay: string;
   /** An earlier run's report that runs compare with (a regressed turn is marked); empty: none. */
   runBaseline: string;
+  /** Seconds one validation may take (the server's `validation.timeLimit`). */
+  validationTimeLimit: number;
 }
 
 /** What `vscode.workspace.getConfiguration('holodeck')` offers, reduced to what we use. */
@@ -43,7 +45,11 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   yamlDeduplicate: true,
   runReplay: '',
   runBaseline: '',
+  validationTimeLimit: 10,
 };
+
+/** The seconds `holodeck.validation.timeLimit` may take (the server refuses others). */
+export const TIME_LIMIT_RANGE: readonly [number, number] = [0.1, 300];
 
 const SEVERITIES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint', 'off'];
 const GRADER_IMPORTS: readonly GraderImport[] = ['never', 'trusted'];
@@ -146,8 +152,28 @@ export function readSettings(config: ConfigReader): SettingsResult {
   const runReplay = filePath('run.replay');
   const runBaseline = filePath('run.baseline');
 
+  let validationTimeLimit = DEFAULT_SETTINGS.validationTimeLimit;
+  const limit = config.get('validation.timeLimit');
+  const [low, high] = TIME_LIMIT_RANGE;
+  if (typeof limit === 'number' && limit >= low && limit <= high) {
+    validationTimeLimit = limit;
+  } else if (limit !== undefined && limit !== null) {
+    invalid('validation.timeLimit', limit);
+  }
+
   return {
-    settings: { serverCommand, serverArgs, importStrategy, include, graderImport, severity, yamlDeduplicate, runReplay, runBaseline },
+    settings: {
+      serverCommand,
+      serverArgs,
+      importStrategy,
+      include,
+      graderImport,
+      severity,
+      yamlDeduplicate,
+      runReplay,
+      runBaseline,
+      validationTimeLimit,
+    },
     problems,
   };
 }

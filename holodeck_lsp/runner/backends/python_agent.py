@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.nesting import TooDeep, check_depth
 from holodeck_lsp.runner.backends.backend import Reply, TurnRequest
 from holodeck_lsp.runner.services.failures import AgentError, SessionBroken
 from holodeck_lsp.runner.services.user_threads import UserCodeExit, exception_line, in_thread
@@ -39,6 +40,10 @@ def reply_from(value: Any) -> Reply:
         raise AgentError(
             f"send() must return a string or a mapping with 'text', not {type(value).__name__}"
         )
+    try:
+        check_depth(dict(value))
+    except TooDeep as exc:  # before anything walks it: the report, masking, the matchers
+        raise AgentError(f"send() returned {exc} (at {_where(exc.path)})") from None
     text = value.get("text")
     if not isinstance(text, str):
         raise AgentError("the mapping returned by send() needs a string 'text'")
@@ -110,3 +115,10 @@ class PythonBackend:
 
     async def close(self) -> None:
         return None
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    """A path into the returned mapping, as Python writes it: `['tool_calls'][0]...`,
+    its first levels only."""
+    shown = "".join(f"[{key!r}]" for key in path[:6])
+    return shown + ("..." if len(path) > 6 else "")

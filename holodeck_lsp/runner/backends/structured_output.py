@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.named_files import MAX_NAMED_BYTES, read_text
+from holodeck_lsp.nesting import TooDeep, loads
 from holodeck_lsp.runner.services.failures import AgentRunFailed
 from holodeck_lsp.runner.services.service_targets import BackendConfigError
 from holodeck_lsp.validation.output_schema import resolve_schema
@@ -61,12 +62,16 @@ class OutputSchema:
             return exc.message
         except jsonschema.SchemaError as exc:  # `check` warns HL612 before any run
             return f"the schema is not a JSON Schema: {exc.message}"
+        except RecursionError:  # both are within MAX_DEPTH; a guard all the same
+            return "it nests too deeply for jsonschema to check it"
         return None
 
     def accept(self, text: str) -> str:
         """The reply as the report records it; raises `ReplyRejected`."""
         try:
-            parsed = json.loads(text)
+            parsed = loads(text)
+        except TooDeep as exc:
+            raise ReplyRejected(f"Output holds {exc}") from None
         except ValueError as exc:
             raise ReplyRejected(f"Output is not valid JSON: {exc}") from None
         problem = self.violation(parsed)

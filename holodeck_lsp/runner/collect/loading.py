@@ -68,6 +68,8 @@ class LoadedSuite:
     # Tool name -> where its `database:` came from, when a config file's vector store
     # replaced the name the agent wrote ("the database is vector store 'kb' of config.yaml").
     database_origins: dict[str, str] = field(default_factory=dict)
+    # The validation's warnings by file, as `check` shows them (file text for excerpts).
+    warnings: dict[str, tuple[list[Diagnostic], str | None]] = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -187,7 +189,12 @@ def load_suite(
         for o in result.config_origins
         if o.at[:1] == ("tools",) and isinstance(o.at[1], int) and o.at[1] < len(tools)
     }
-    return LoadedSuite(path, result.agent, graders, execution, origins)
+    warned = {
+        file: shown(file, [d for d in ds if d.severity == Severity.WARNING])
+        for file, ds in by_file.items()
+        if any(d.severity == Severity.WARNING for d in ds)
+    }
+    return LoadedSuite(path, result.agent, graders, execution, origins, warned)
 
 
 def _execution(agent: Agent, from_configs: dict[str, Any]) -> ExecutionConfig:

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from holodeck_lsp.hygiene.controls import visible_json
 from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.models.token_usage import TokenUsage
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.runner.backends.backend import Backend, Reply, Session, TurnRequest
 from holodeck_lsp.runner.services.atomic_output import atomic_write
 from holodeck_lsp.runner.services.failures import (
@@ -155,7 +156,7 @@ def load_replay(path: Path) -> dict[str, list[dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = loads(line, MAX_FILE_DEPTH)  # a recording holds the replies
             key = entry["fingerprint"]
             if "reply" in entry:
                 _reply_from_json(entry["reply"])

@@ -102,15 +102,13 @@ async def _cases(
             cases.cancel()
             await asyncio.wait({cases}, timeout=STOP_GRACE)
             return _stopped(state, interrupts.reason or "interrupted", interrupts.exit_code)
+        # Why the run stopped is said once, by the last line (`verdict`), not here too.
         try:
             return Execution(cases.result())
         except ReplayMiss as exc:
-            err.write(f"error: replay: {exc}\n")
             return _stopped(state, f"replay: {exc}", EXIT_EXECUTION)
         except Exception as exc:  # a bug, not a verdict on the agent: say so, exit 3
-            reason = f"{type(exc).__name__}: {exc}"
-            err.write(f"error: the run stopped: {reason}\n")
-            return _stopped(state, reason, EXIT_EXECUTION)
+            return _stopped(state, f"{type(exc).__name__}: {exc}", EXIT_EXECUTION)
     finally:
         stop.cancel()
         interrupts.detach()

@@ -36,6 +36,18 @@ class RunCounts:
         return line
 
 
+def pass_rate_text(rate: float) -> str:
+    """A pass rate (0-100) as every line and format shows it: `66.7%`, `100%`, `0%`, one
+    decimal at most (as `holodeck test`'s summary), never rounded to 100% or 0% unless it
+    is."""
+    text = f"{rate:.1f}"
+    if text == "100.0" and rate < 100:
+        text = "99.9"
+    elif text == "0.0" and rate > 0:
+        text = "0.1"
+    return text.removesuffix(".0") + "%"
+
+
 def _turns(result: TestResult) -> int:
     return len(result.turns) if result.turns else 1
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from holodeck_lsp.models.evaluation import GROUND_TRUTH_METRICS
 from holodeck_lsp.models.test_result import MetricResult
+from holodeck_lsp.runner.score.metrics.code_graders import DEFAULT_PASS_MARK
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 
@@ -61,13 +62,27 @@ class MetricScore:
     result: MetricResult
 
 
+# Why a score failed when no threshold was applied: the metric's own rule.
+_RULES_WITHOUT_THRESHOLD = {
+    "equality": "not the ground truth",
+    "numeric": "not the ground truth within tolerance",
+    "code": "below 0.5, the pass mark of a grader without a threshold",
+}
+
+
 def metric_reason(result: MetricResult) -> str:
-    """Why a metric failed: its error, its reasoning, else its score against the mark."""
+    """Why a metric failed, the one reading every output gives: its error, its reasoning,
+    else its score against the threshold, else against the metric's own rule."""
     if result.error or result.reasoning:
         return str(result.error or result.reasoning)
+    score = f"score {result.score:g}"
+    mark = result.threshold if result.threshold is not None else DEFAULT_PASS_MARK
+    if result.kind == "code" and result.score >= mark:  # a result object's own `passed`
+        return f"{score}, yet the grader returned passed: false"
     if result.threshold is not None:
-        return f"score {result.score:g} below threshold {result.threshold:g}"
-    return f"score {result.score:g}"
+        return f"{score} below threshold {result.threshold:g}"
+    rule = _RULES_WITHOUT_THRESHOLD.get("code" if result.kind == "code" else result.metric_name)
+    return f"{score}: {rule}" if rule else score
 
 
 @dataclass(frozen=True, slots=True)

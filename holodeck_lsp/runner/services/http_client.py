@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from holodeck_lsp import __version__
+from holodeck_lsp.nesting import TooDeep, loads
 from holodeck_lsp.runner.services.failures import BackendError, SessionBroken, note_service_failure
 from holodeck_lsp.runner.services.http_transport import (
     StaleConnection,
@@ -182,7 +183,9 @@ class JsonClient:
 
     def _decode(self, response: httpx.Response) -> dict[str, Any]:
         try:
-            data = response.json()
+            data = loads(response.content)
+        except TooDeep as exc:
+            raise BackendError(f"the model service's reply holds {exc}") from None
         except ValueError:
             raise BackendError(
                 f"the model service sent invalid JSON: {_excerpt(response, self.secrets)}"

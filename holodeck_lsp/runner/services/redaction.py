@@ -98,27 +98,54 @@ def encoded_forms(secret: str) -> set[str]:
 
 
 class Secrets:
-    """The secret values of one run, and the masker of every text and value it writes."""
+    """The secret values of one run, and the masker of every text and value it writes.
+
+    A value taken from the agent file yields to the names its report carries (`carry`): one
+    that is a tool's, a model's, a test case's or a metric's name, or a file path the agent
+    file writes, or part of one, is left alone, since the report shows it as that name
+    anyway. A value from the environment or from a request never yields."""
 
     def __init__(self, values: Iterable[str | None] = ()) -> None:
-        self._values: set[str] = set()
+        self._values: dict[str, bool] = {}  # value -> whether it yields to a name
+        self._carried: set[str] = set()  # names the report carries, the agent file's
         self._forms: list[str] = []  # every encoded form, longest first
         self.add_all(values)
 
-    def add(self, value: str | None) -> None:
+    def add(self, value: str | None, *, agent_file: bool = False) -> None:
+        """Register ``value``; ``agent_file``: it was read from the agent file (it yields
+        to a name)."""
         if not value:
             return
         value = value.strip()
-        if len(value) < MIN_SECRET or value in self._values or ENV_REF.fullmatch(value):
+        if len(value) < MIN_SECRET or ENV_REF.fullmatch(value):
             return  # a `${VAR}` left unset (a replay) is a name, not a secret
-        self._values.add(value)
+        if value in self._values:
+            self._values[value] = self._values[value] and agent_file
+            return
+        if agent_file and self._in_a_name(value):
+            return
+        self._values[value] = agent_file
         forms = set(self._forms) | {f for f in encoded_forms(value) if len(f) >= MIN_SECRET}
         # Longest first: a form that contains another is masked whole.
         self._forms = sorted(forms, key=len, reverse=True)
 
-    def add_all(self, values: Iterable[str | None]) -> None:
+    def add_all(self, values: Iterable[str | None], *, agent_file: bool = False) -> None:
         for value in values:
-            self.add(value)
+            self.add(value, agent_file=agent_file)
+
+    def carry(self, names: Iterable[str]) -> None:
+        """Names the report carries, as the agent file wrote them (a URL is none: its
+        credentials are secrets): a value of the agent file equal to one, or part of one,
+        is no longer masked."""
+        self._carried.update(n for n in names if len(n) >= MIN_SECRET and "://" not in n)
+        dropped = {v for v, yields in self._values.items() if yields and self._in_a_name(v)}
+        if dropped:
+            self._values = {v: y for v, y in self._values.items() if v not in dropped}
+            forms = {f for v in self._values for f in encoded_forms(v) if len(f) >= MIN_SECRET}
+            self._forms = sorted(forms, key=len, reverse=True)
+
+    def _in_a_name(self, value: str) -> bool:
+        return any(value in name for name in self._carried)
 
     def mask(self, text: str) -> str:
         """``text`` with every secret, in any encoding, and anything shaped like a

@@ -7,9 +7,16 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, TooDeep, check_depth
 from holodeck_lsp.runner.services.user_threads import UserCodeExit, exception_line, in_thread
 from holodeck_lsp.runner.tools.claude_adapter import cut, function_schema
-from holodeck_lsp.runner.tools.tool_kind import FunctionSpec, ToolContext, ToolOutput, ToolRaised
+from holodeck_lsp.runner.tools.tool_kind import (
+    FunctionSpec,
+    ToolCallError,
+    ToolContext,
+    ToolOutput,
+    ToolRaised,
+)
 
 _JSON_TYPES = {
     int: "integer",
@@ -108,6 +115,10 @@ class FunctionKind:
         except Exception as exc:
             shown = exc.original if isinstance(exc, UserCodeExit) else exc
             raise ToolRaised(f"UserError: Error running tool {name}: {shown}") from exc
+        try:  # `str` recurses once per level
+            check_depth(result, MAX_FILE_DEPTH)
+        except TooDeep as exc:
+            raise ToolCallError(f"the tool's result holds {exc}") from None
         return ToolOutput(str(result))
 
     async def close(self) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from holodeck_lsp.models.tools import MCPTool
 from holodeck_lsp.runner.services.redaction import active
-from holodeck_lsp.runner.services.secret_sources import SECRET_NAME, mapping_secrets
+from holodeck_lsp.runner.services.secret_sources import SECRET_NAME, server_environment_secrets
 
 # Credential-named variables of the shell a note lists, at most.
 LISTED = 8
@@ -40,7 +40,7 @@ def read_env_file(path: Path) -> dict[str, str]:
 class ServerEnvironment:
     """What is added to the SDK's default environment, and where each name came from."""
 
-    def __init__(self, tool: MCPTool, folder: Path) -> None:
+    def __init__(self, tool: MCPTool, folder: Path, shell: Mapping[str, str]) -> None:
         self.added: dict[str, str] = {}
         self.origins: dict[str, str] = {}  # name -> "env_file", "env" or "config"
         if tool.env_file:
@@ -50,9 +50,10 @@ class ServerEnvironment:
             except (OSError, UnicodeDecodeError) as exc:
                 raise McpSetupError(f"cannot read env_file {path}: {exc}") from None
         self._add(tool.env or {}, "env")
-        # Whatever their names, these values may be tokens: the run masks them everywhere
-        # (a server that fails to start may print its environment to the stderr we show).
-        active().add_all(mapping_secrets(self.added, every=True))
+        # Its secrets (by their names, or shaped like keys) are masked everywhere: a server
+        # that fails to start may print its environment to the stderr we show. The rest
+        # (a tool's name, a region) are settings, and reports keep them.
+        active().add_all(server_environment_secrets(self.added, shell), agent_file=True)
         if tool.config:
             self._add({"MCP_CONFIG": json.dumps(tool.config)}, "config")
 

@@ -155,7 +155,7 @@ class McpServerKind:
         if tool.transport is TransportType.STDIO:
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
-            environment = ServerEnvironment(tool, self.folder)
+            environment = ServerEnvironment(tool, self.folder, self._shell)
             params = StdioServerParameters(
                 command=tool.command.value if tool.command else "npx",
                 args=resolve_args(tool.args or [], self.folder),

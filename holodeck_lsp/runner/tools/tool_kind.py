@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
+
+from holodeck_lsp.nesting import TooDeep, loads
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,9 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
         return {}, None
     if isinstance(raw, str):
         try:
-            value = json.loads(raw)
+            value = loads(raw)
+        except TooDeep as exc:
+            return {}, f"the arguments hold {exc}"
         except ValueError as exc:
             return {}, f"arguments are not valid JSON: {exc}"
         if isinstance(value, dict):

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from holodeck_lsp.models.test_result import ToolInvocation
+from holodeck_lsp.nesting import TooDeep, check_depth
 from holodeck_lsp.runner.services.user_threads import exception_line
 from holodeck_lsp.runner.tools.tool_kind import (
     FunctionSpec,
@@ -62,6 +63,8 @@ async def _invoke(
     error: str | None = None
     if kind is None:
         error = f"unknown tool '{name}'"
+    elif (deep := _too_deep(args)) is not None:  # from a replay: checked to its file's depth
+        error, args = f"the arguments hold {deep}", {}
     else:
         try:
             output = await kind.call(name, args)
@@ -71,6 +74,9 @@ async def _invoke(
             raise
         except Exception as exc:
             error = exception_line(exc)
+        # Before the report, masking and the model's next request walk it.
+        if output is not None and (deep := _too_deep(output.recorded)) is not None:
+            output, error = None, f"the tool's result holds {deep}"
     duration = int((time.perf_counter() - start) * 1000)
     answered = output is not None
     if output is None:
@@ -87,6 +93,14 @@ async def _invoke(
         error=error,
     )
     return invocation, output
+
+
+def _too_deep(value: Any) -> TooDeep | None:
+    try:
+        check_depth(value)
+    except TooDeep as exc:
+        return exc
+    return None
 
 
 class CaseTools:

@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from holodeck_lsp.server.initialization import TRIGGER_CHARACTERS
 from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.run_command_line import recording_for
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.file_kinds import kind_of_text
 
@@ -51,10 +52,16 @@ async def completion(session: Session, params: types.CompletionParams) -> types.
         return empty
     positions = doc.positions(session.encoding)
     line, character = positions.to_core(params.position)
-    from holodeck_lsp.editing.completion_candidates import complete
+    from holodeck_lsp.editing.completion_candidates import complete, wants_tools
+    from holodeck_lsp.server.tool_sources import tool_choices  # editing's: loaded late too
 
     kind = session.kind_of(doc) or kind_of_text(doc.path, doc.text)
-    found = complete(doc.text, line, character, kind)
+    tools = None
+    if wants_tools(doc.text, line, character, kind):  # read from files: on the query worker
+        recording = recording_for(doc.path, session.settings.run_replay)
+        seen = session.run_results.calls(doc.uri)
+        tools = await session.query(doc, tool_choices, doc.text, doc.path, recording, seen)
+    found = complete(doc.text, line, character, kind, tools)
     if found is None:
         return empty
     where = positions.range_to_lsp((found.line, found.start), (found.line, found.end))

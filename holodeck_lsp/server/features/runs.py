@@ -10,7 +10,8 @@ every command is refused with a message.
 
 The run is `holodeck-lsp run --case N [--up-to-turn T] --events -` in a child process, as
 server/run_command_line.py builds it (replaying the suite's recording when `run.replay`
-names one or `replay.jsonl` is beside the suite): the server imports nothing of the
+names one or `replay.jsonl` is beside the suite; it and `run.baseline` must lie in the
+suite's workspace folder, else the command is refused): the server imports nothing of the
 runner, and whatever the agent, its tools or its graders do cannot take the server down.
 The child is isolated (`isolation/children.py`): the workspace's modules are not on its
 path until the runner puts the agent's folder there for its graders and tools.
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import signal
 import uuid
@@ -31,17 +31,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 
 from holodeck_lsp.editing.outline import suite_items
 from holodeck_lsp.isolation.children import python_command
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.server.initialization import COMMANDS
 from holodeck_lsp.server.open_documents import Document, uri_path
-from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.routes import Refused, Route
 from holodeck_lsp.server.run_command_line import (
+    OutsideWorkspace,
+    confined_baseline,
+    confined_recording,
     lens_mode,
-    named_file,
-    recording_for,
     report_arguments,
     run_arguments,
 )
@@ -55,7 +56,6 @@ log = logging.getLogger(__name__)
 
 RUN_CASE, RUN_TURN, SHOW_REPORT = COMMANDS
 STOP_GRACE = 5.0  # seconds a cancelled run gets to stop before it is killed
-REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid but could not be done
 
 
 UNTRUSTED = (
@@ -65,8 +65,8 @@ UNTRUSTED = (
 )
 
 
-class Untrusted(JsonRpcException):
-    CODE = REQUEST_FAILED
+class Untrusted(Refused):
+    pass
 
 
 # The CLI in this interpreter, whatever PATH says, isolated from the workspace.
@@ -155,7 +155,7 @@ async def _events(
     try:
         async for raw in process.stdout:
             try:
-                event = json.loads(raw)
+                event = loads(raw, MAX_FILE_DEPTH)  # it carries the model's arguments
             except ValueError:
                 continue
             events.append(event)
@@ -201,24 +201,14 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
         raise Untrusted(message)
     doc = _doc(session, args[0])
     agent = uri_path(doc.uri)
-    baseline = named_file(agent, session.settings.run_baseline)
-    if command == SHOW_REPORT:
-        if len(args) < 2:
-            raise ValueError("holodeck.showReport takes the document's URI and a report path")
-        report = Path(str(args[1]))
-        report = report if report.is_absolute() else agent.parent / report
-        cli = report_arguments(agent, report, baseline)
-        title = f"holodeck-lsp: results of {report.name}"
-    else:
-        case = int(args[1])
-        turn = int(args[2]) if command == RUN_TURN else None
-        setting = session.settings.run_replay
-        recording = recording_for(agent, setting)
-        mode = lens_mode(setting, recording)
-        cli = run_arguments(agent, mode, recording, case, turn, baseline)
-        title = f"holodeck-lsp run: test_cases[{case}]"
-        if turn is not None:
-            title += f" up to turns[{turn}]"
+    try:
+        cli, title = _command_line(session, command, args, agent)
+    except OutsideWorkspace as exc:
+        message = f"{command} refused: {exc}"
+        session.server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+        )
+        raise Refused(message) from None
     progress = _Progress(session, title)
     await progress.begin()
     code, events, stderr = await _events(session, cli, agent.parent, progress)
@@ -239,6 +229,25 @@ async def execute(session: Session, command: str, args: list[Any]) -> Any:
     counts = summary["summary"]
     progress.end(f"{counts['passed']} passed, {counts['failed']} failed")
     return {"exitCode": code, "passed": counts["passed"], "failed": counts["failed"]}
+
+
+def _command_line(session: Session, command: str, args: list[Any], agent: Path
+                  ) -> tuple[list[str], str]:
+    """The `holodeck-lsp` arguments of a command, and its progress title."""
+    baseline = confined_baseline(agent, session.settings.run_baseline, session.roots)
+    if command == SHOW_REPORT:
+        if len(args) < 2:
+            raise ValueError("holodeck.showReport takes the document's URI and a report path")
+        report = Path(str(args[1]))
+        report = report if report.is_absolute() else agent.parent / report
+        return report_arguments(agent, report, baseline), f"holodeck-lsp: results of {report.name}"
+    case = int(args[1])
+    turn = int(args[2]) if command == RUN_TURN else None
+    setting = session.settings.run_replay
+    recording = confined_recording(agent, setting, session.roots)
+    cli = run_arguments(agent, lens_mode(setting, recording), recording, case, turn, baseline)
+    title = f"holodeck-lsp run: test_cases[{case}]"
+    return cli, title if turn is None else f"{title} up to turns[{turn}]"
 
 
 def _command(session: Session, name: str) -> Callable[..., Awaitable[Any]]:

@@ -17,7 +17,8 @@ failure locations come from the same parse as the diagnostics:
   -> `{args, cwd, recording}`: the arguments of `holodeck-lsp` that run the suite (a case
   of it, up to a turn) in `mode` (`live`, `replay` or `record` its recording), against the
   baseline report (the client's `baseline` setting, else `run.baseline`), as the server's
-  own lenses run it.
+  own lenses run it; a recording or baseline outside the suite's workspace folder, links
+  resolved, is refused (RequestFailed, server/run_command_line.py's `confined`).
 
 A document the client has not opened is read from disk, on the query worker (never on
 the event loop), and only if it is a regular file within the size limit (a
@@ -44,11 +45,13 @@ from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.kept_runs import document_keys
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
-from holodeck_lsp.server.routes import Route
+from holodeck_lsp.server.routes import Refused, Route
 from holodeck_lsp.server.run_command_line import (
     RUN_MODES,
+    OutsideWorkspace,
     RunMode,
-    named_file,
+    confined_baseline,
+    confined_recording,
     recording_for,
     run_arguments,
 )
@@ -261,8 +264,13 @@ async def run_arguments_request(session: Session, params: Any) -> dict[str, Any]
     mode = _get(params, "mode")
     if mode not in RUN_MODES:
         raise ValueError(f"mode must be one of {', '.join(RUN_MODES)}, got {mode!r}")
-    recording = _recording(session, params, agent)
-    baseline = named_file(agent, _setting(params, "baseline", session.settings.run_baseline))
+    replay = _setting(params, "recording", session.settings.run_replay)
+    try:
+        recording = confined_recording(agent, replay, session.roots)
+        baseline = confined_baseline(
+            agent, _setting(params, "baseline", session.settings.run_baseline), session.roots)
+    except OutsideWorkspace as exc:
+        raise Refused(f"{RUN_ARGUMENTS} refused: {exc}") from None
     chosen: RunMode = mode
     case, turn = _position(params, "case"), _position(params, "upToTurn")
     args = run_arguments(agent, chosen, recording, case, turn, baseline)

@@ -7,11 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.graders.signatures import Signature
 from holodeck_lsp.validation.collector import Collector
 from holodeck_lsp.validation.context import ValidationContext
 from holodeck_lsp.validation.lints.backend_refusals import backend_refusal_rules
 from holodeck_lsp.validation.lints.cases import file_rules, text_rules
-from holodeck_lsp.validation.lints.expected_tools import declared_tool_names, tool_rules
+from holodeck_lsp.validation.lints.expected_tools import (
+    declared_tool_names,
+    function_signatures,
+    tool_rules,
+)
 from holodeck_lsp.validation.lints.graders import metric_rules
 from holodeck_lsp.validation.lints.lax_values import lax_value_rules
 from holodeck_lsp.validation.lints.response_format import response_format_rules
@@ -29,12 +34,13 @@ def lint_test_cases(
     project: Project,
     tool_names: list[str] | None,
     standalone: bool = True,
+    signatures: dict[str, Signature] | None = None,
 ) -> set[Path]:
     """Emits every lint; returns the grader modules the metrics name (they exist)."""
     found = places(logical)
     for path, exchange in found.exchanges:
         text_rules(path, exchange, collector)
-        tool_rules(path, exchange, collector, tool_names)
+        tool_rules(path, exchange, collector, tool_names, signatures)
         file_rules(path, exchange, collector, base, project)
     modules = metric_rules(found.metrics, collector, base, ctx, standalone)
     run_difference_rules(logical, found, collector)
@@ -50,9 +56,12 @@ def lint_agent(
     project: Project,
 ) -> set[Path]:
     tools = declared_tool_names(logical)
+    signatures = function_signatures(logical, base, ctx, project.root) if tools else None
     resolved = response_format_rules(logical, collector, base, ctx, project)
     schema = resolved.schema if resolved is not None else None
     inline = isinstance(logical.get("response_format"), dict)
     upgrade_rules(logical, collector, base, schema, inline)
     backend_refusal_rules(logical, collector)
-    return lint_test_cases(logical, collector, base, ctx, project, tools, standalone=False)
+    return lint_test_cases(
+        logical, collector, base, ctx, project, tools, standalone=False, signatures=signatures
+    )

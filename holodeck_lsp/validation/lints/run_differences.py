@@ -1,14 +1,15 @@
 """What `holodeck test` accepts but does not run as written: a metric `enabled: false`
 (HL507), equality/numeric flags one evaluator per file overrides (HL508), a raising
 fail_on_error grader on a single-turn case (HL509), a standard metric whose model lacks
-`endpoint` or `api_key` (HL510). See docs/runner.md, "Differences
-from `holodeck test`"."""
+`endpoint` or `api_key` (HL510), `rouge` and `meteor` (HL513), a rated metric's threshold
+or a rated metric without a judge model (HL514). See docs/runner.md, "Differences from
+`holodeck test`"; `run` starts with these warnings too (`runner/collect/deviations.py`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from holodeck_lsp.models.evaluation import EvaluationMetric, metric_kind
+from holodeck_lsp.models.evaluation import JUDGED_METRICS, EvaluationMetric, metric_kind
 from holodeck_lsp.validation.collector import Collector, related_at
 from holodeck_lsp.validation.lints.lax_values import as_read
 from holodeck_lsp.validation.lints.walk import Places
@@ -67,11 +68,47 @@ def run_difference_rules(logical: dict[str, Any], found: Places, collector: Coll
                 collector.emit((*at, "model"), "HL510", _incomplete_message(own, [str(name)]))
         elif default_incomplete:
             on_default.append(str(name))
+        judge = own if isinstance(own, dict) else default
+        _graded_elsewise(name, metric, at, judge, collector)
     for name, at, flags in declared:
         _one_evaluator_per_file(name, at, flags, last[name], collector)
     _single_turn_fail_on_error(found, fatal_at_file, collector)
     if isinstance(default, dict) and on_default:
         collector.emit(("evaluations", "model"), "HL510", _incomplete_message(default, on_default))
+
+
+_NGRAM_ELSEWISE = {
+    "rouge": "`holodeck test` scores rouge 0.0 on every turn (it reads the score under "
+    "`rouge`, which its evaluator returns as rouge1, rouge2 and rougeL), and loads it from "
+    "the Hugging Face Hub at run time; `holodeck-lsp run` computes it here",
+    "meteor": "`holodeck test` loads meteor from the Hugging Face Hub at run time and fails "
+    "it offline; `holodeck-lsp run` computes it here",
+}
+
+
+def _graded_elsewise(
+    name: Any, metric: dict[str, Any], at: YamlPath, judge: Any, collector: Collector
+) -> None:
+    """HL513 and HL514: a metric `holodeck test` scores otherwise, whatever the reply."""
+    if name in _NGRAM_ELSEWISE:
+        collector.emit((*at, "metric"), "HL513", _NGRAM_ELSEWISE[name])
+    if name not in JUDGED_METRICS:
+        return
+    if not isinstance(judge, dict):
+        collector.emit(
+            (*at, "metric"),
+            "HL514",
+            f"`holodeck test` does not run {name} without a judge model (`model:` here or "
+            "`evaluations.model`); `holodeck-lsp run` judges it with the agent's model",
+        )
+    elif metric.get("threshold") is not None and not _lacks_endpoint_or_key(judge):
+        collector.emit(
+            (*at, "threshold"),
+            "HL514",
+            f"`holodeck test` compares this threshold with the judge's 1-5 rating of {name} "
+            "(a threshold up to 1 passes every rating); `holodeck-lsp run` compares it with "
+            "the rating on the metric's scale (4 of 5 is 0.8)",
+        )
 
 
 def _one_evaluator_per_file(

@@ -71,7 +71,7 @@ class _Item:
         return self.positions._nodes
 
 
-_cache: OrderedDict[str, _Item] = OrderedDict()
+_cache: OrderedDict[tuple[str, int], _Item] = OrderedDict()
 
 
 class _Placed(NamedTuple):  # a tuple: one is built per list item on every keystroke
@@ -162,25 +162,27 @@ class ChunkedSourceMap(SourceMap):
         return super().path_at(line, col)
 
 
-def _parse_item(text: str) -> _Item:
-    cached = _cache.get(text)
+def _parse_item(text: str, depth: int) -> _Item:
+    """One item of the list, ``depth`` levels under the file's top (its nesting limit
+    counts them, as a whole parse does)."""
+    cached = _cache.get((text, depth))
     if cached is not None:
-        _cache.move_to_end(text)
+        _cache.move_to_end((text, depth))
         return cached
-    loaded = load_yaml(text)
+    loaded = load_yaml(text, depth=depth)
     ok = loaded.parsed and isinstance(loaded.data, list) and len(loaded.data) == 1
     # An item's positions are built when asked for (most cases have no problem to place),
     # from its text again: the cache keeps neither the table nor the parser's events.
-    positions = SourceMap(build=partial(_item_table, text))
+    positions = SourceMap(build=partial(_item_table, text, depth))
     item = _Item(ok, loaded.data[0] if ok else None, positions, tuple(loaded.problems))
-    _cache[text] = item
+    _cache[(text, depth)] = item
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
     return item
 
 
-def _item_table(text: str) -> dict[YamlPath, NodeInfo]:
-    return load_yaml(text).source_map._nodes
+def _item_table(text: str, depth: int) -> dict[YamlPath, NodeInfo]:
+    return load_yaml(text, depth=depth).source_map._nodes
 
 
 def _indent(line: str) -> int:
@@ -237,7 +239,7 @@ def load_yaml_incremental(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
             _Placed(a, b - a, _indent(lines[b]) if b < len(lines) else 0),
             # The last item of a list that runs to the end is the text's own end, with no
             # line break added (a block scalar there would take it in).
-            _parse_item("\n".join(lines[a:b]) + ("\n" if b < len(lines) else "")),
+            _parse_item("\n".join(lines[a:b]) + ("\n" if b < len(lines) else ""), len(prefix)),
         )
         for a, b in bounds
     ]

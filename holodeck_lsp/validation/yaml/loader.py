@@ -40,6 +40,7 @@ from yaml.tokens import (
     FlowSequenceStartToken,
 )
 
+from holodeck_lsp.nesting import MAX_DEPTH  # levels of lists and mappings, as any value's
 from holodeck_lsp.validation.yaml.source_map import NodeInfo, SourceMap, Span, YamlPath
 
 try:  # the C parser is 10x faster; the pure one gives the same values
@@ -52,7 +53,6 @@ _STR_TAG = "tag:yaml.org,2002:str"
 
 # Safety limits: past them a document is a diagnostic (HL007), never a resource problem.
 MAX_TEXT = 6_000_000  # characters validated in full
-MAX_DEPTH = 64  # nesting levels of lists and mappings
 MAX_ALIASES = 10_000  # alias uses expanded
 MAX_ALIAS_VALUES = 100_000  # values the aliases bring in, each use counted as a copy
 # What YAML's reader refuses (controls, lone surrogates, U+FFFE/U+FFFF).
@@ -254,15 +254,17 @@ class _Builder:
         return result
 
 
-def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
+def load_yaml(text: str, max_text: int = MAX_TEXT, depth: int = 0) -> LoadedYaml:
     """Parse ``text``; never raises. A file that does not parse gives ``parsed=False``,
-    as does one longer than ``max_text`` characters (with the limit as its problem)."""
+    as does one longer than ``max_text`` characters (with the limit as its problem).
+    ``depth``: the levels ``text`` sits under in the file it was cut from (the incremental
+    loader's test cases), which count towards `MAX_DEPTH`."""
     if len(text) > max_text:
         return _unparsed(YamlProblem("limit", _first_line(text), (
             f"the file has {len(text):,} characters; files over {max_text:,} are not "
             "validated (document size limit)")))
     text, refused = _loadable(text)
-    built = _from_events(text)
+    built = _from_events(text, depth)
     if built is not None:
         data, events = built
         if len(text) > _KEPT_EVENTS_TEXT:  # events weigh half again as much as the table
@@ -273,7 +275,7 @@ def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
     try:
         root = _compose(text)
     except (RecursionError, _TooDeep):  # only the pure-Python composer recurses per level
-        return _unparsed(*refused, _depth_problem(text))
+        return _unparsed(*refused, _depth_problem(text, depth))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
@@ -291,7 +293,7 @@ def load_yaml(text: str, max_text: int = MAX_TEXT) -> LoadedYaml:
         return LoadedYaml(None, SourceMap({}), refused)
     builder = _Builder(aliases=_ANCHOR.search(text) is not None
                        and _ALIAS.search(text) is not None)
-    data = builder.build(root, (), None)
+    data = builder.build(root, (), None, depth)
     return LoadedYaml(data, SourceMap(builder.nodes), [*refused, *builder.problems])
 
 
@@ -302,7 +304,7 @@ class _Unusual(Exception):
 _NO_KEY = object()  # a mapping waiting for its next key (None is a key: `~: x`)
 
 
-def _from_events(text: str) -> tuple[Any, list[Any]] | None:
+def _from_events(text: str, depth: int = 0) -> tuple[Any, list[Any]] | None:
     """The data of ``text`` built straight from the parser's events, a third faster than
     composing nodes first, and the events (their marks place each value: `_node_table`),
     for texts with nothing unusual: no tab, alias, merge key, key that is a list or
@@ -354,7 +356,7 @@ def _from_events(text: str) -> tuple[Any, list[Any]] | None:
                     container.append(created)
                 else:
                     root = created
-                if len(stack) >= MAX_DEPTH:
+                if len(stack) + depth >= MAX_DEPTH:
                     raise _Unusual
                 stack.append((container, is_mapping, _NO_KEY))
                 container, is_mapping, key = created, kind is MappingStartEvent, _NO_KEY
@@ -484,10 +486,11 @@ def _too_deep_message() -> str:
             "not validated (nesting limit)")
 
 
-def _depth_problem(text: str) -> YamlProblem:
-    """Where the text first nests deeper than the limit (its tokens, read without recursion)."""
+def _depth_problem(text: str, under: int = 0) -> YamlProblem:
+    """Where the text first nests deeper than the limit (its tokens, read without recursion),
+    ``under`` levels counted before its own."""
     for loader in (_Loader, yaml.SafeLoader):
-        depth = 0
+        depth = under
         try:
             for token in yaml.scan(text, Loader=loader):
                 if isinstance(token, _OPENS):

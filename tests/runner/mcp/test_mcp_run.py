@@ -273,7 +273,7 @@ def test_sdk_server_over_stdio_env_config_filter_errors_and_timeouts(tmp_path: P
     refused = "Error executing tool refuse: refused: not today"
     assert calls[:5] == [
         ("echo: hello", None),
-        ("[REDACTED]", None),  # every env/env_file value is a secret to the report
+        ("file value", None),  # a setting: named like no credential, nor shaped like one
         ("yaml", None),  # env: beats env_file
         (
             json.dumps({"allowed_tools": ["echo", "env", "refuse", "sleep"], "region": "north"}),
@@ -292,7 +292,12 @@ def test_sdk_server_over_the_network_transports(
     tmp_path: Path, transport: str, flags: tuple[str, ...]
 ) -> None:
     plan = {
-        f"Echo {n}.": [("echo", {"text": n}), ("header", {"name": "X-Test"}), ("count", {})]
+        f"Echo {n}.": [
+            ("echo", {"text": n}),
+            ("header", {"name": "X-Test"}),
+            ("header", {"name": "X-Api-Key"}),
+            ("count", {}),
+        ]
         for n in ("one", "two")
     }
     with sdk_server(transport) as url, FakeModelServer(calling(plan)) as model:
@@ -302,18 +307,18 @@ def test_sdk_server_over_the_network_transports(
           description: The test server, remote.
           transport: {transport}
           url: {url}
-          headers: {{X-Test: from the agent file}}
+          headers: {{X-Test: from the agent file, X-Api-Key: key of the agent file}}
           timeout: 20
           sse_read_timeout: 60
         """
         code, report, err = run_suite(agent(tmp_path, model.url, tools, TWO_CASES), *flags)
     assert code == 0, err
     # One server, whose state both cases see, isolated or not: only its connection is new.
-    # The header reached it (the server echoed its value), and a header value is a secret
-    # to the report: masked there.
+    # The headers reached it (the server echoed their values); a credential header's value
+    # is a secret to the report, masked there, and another header's is not.
     assert [r["agent_response"] for r in report["results"]] == [
-        "echo: one | [REDACTED] | 1",
-        "echo: two | [REDACTED] | 2",
+        "echo: one | from the agent file | [REDACTED] | 1",
+        "echo: two | from the agent file | [REDACTED] | 2",
     ]
 
 

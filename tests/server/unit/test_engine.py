@@ -16,6 +16,7 @@ from holodeck_lsp.server.capabilities import ClientFeatures
 from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.settings import Settings
 from holodeck_lsp.server.validation_scheduler import DEBOUNCE, ValidationScheduler
+from holodeck_lsp.server.worker import Overran
 from holodeck_lsp.validation.diagnostics import Diagnostic, Range, Severity
 
 BOUND = 10.0  # seconds an awaited event may take before the test fails
@@ -61,13 +62,16 @@ class FakeWorker:
 
     def __init__(self) -> None:
         self.jobs: list[tuple[jobs.Snapshot, Future[jobs.Outcome]]] = []
+        self.time_limits: list[float | None] = []
         self.submitted = asyncio.Event()
         self.busy = True  # False: jobs wait in the queue (and can be taken back)
 
     def submit(
-        self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot
+        self, fn: Callable[[jobs.Snapshot], jobs.Outcome], snapshot: jobs.Snapshot, *,
+        time_limit: float | None = None, key: str | None = None,
     ) -> Future[jobs.Outcome]:
         future: Future[jobs.Outcome] = Future()
+        self.time_limits.append(time_limit)
         if self.busy:
             future.set_running_or_notify_cancel()  # started: too late to take back
         self.jobs.append((snapshot, future))
@@ -224,6 +228,33 @@ async def test_a_side_file_shows_what_the_agents_reading_it_report_merged() -> N
     h.timers.fire()
     await h.worker.next_job()
     assert [snap.uri for snap, _ in h.worker.jobs[-2:]] == [first, second]
+
+
+async def test_a_validation_past_its_time_limit_shows_one_hl701_and_is_tried_again() -> None:
+    h = Harness()
+    agent = h.open("agent.yaml", "name: slow\nmodel: {}\n")
+    cases = h.open("cases.yaml", "- input: a\n")
+    h.engine.request(agent, immediate=True)
+    h.timers.fire()
+    _snap, job = await h.worker.next_job()
+    await h.complete(job, outcome((h.path("cases.yaml"),), agent_yaml=["read cases.yaml"]))
+    h.edit(agent, "name: slower\nmodel: {}\n", 2)
+    h.engine.request(agent, immediate=True)
+    h.timers.fire()
+    _snap, job = await h.worker.next_job()
+    assert h.worker.time_limits == [Settings().time_limit] * 2
+    h.applied.clear()
+    job.set_exception(Overran(Settings().time_limit))  # the worker killed it
+    await asyncio.wait_for(h.applied.wait(), BOUND)
+    assert h.host.published[-1] == (agent, [
+        "validating this file took longer than 10 s, the server's limit (validation.timeLimit), "
+        "so it was stopped and nothing of it is checked; it is validated again when it changes",
+    ], None)
+    assert h.engine.outcome(agent).kind == "agent"  # what the last validation knew, kept
+    h.engine.request(cases)  # a file it read changed: it is tried again
+    h.timers.fire()
+    snap, _job = await h.worker.next_job()
+    assert (snap.uri, snap.version) == (agent, 2)
 
 
 async def test_a_pull_waits_for_its_version_and_is_answered_by_that_validation() -> None:

@@ -136,3 +136,15 @@ def test_run_settings_name_a_recording_and_a_baseline() -> None:
     again, problems = parse_settings({"run": {"baseline": 3, "replay": ""}}, settings)
     assert (again.run_replay, again.run_baseline) == (None, None)
     assert problems == ["run.baseline must be a file path, got 3"]
+
+
+def test_the_validation_time_limit_is_seconds_within_bounds() -> None:
+    assert Settings().time_limit == 10.0
+    settings, problems = parse_settings({"validation": {"timeLimit": 2.5}})
+    assert (settings.time_limit, problems) == (2.5, [])
+    for wrong in (0, 0.05, 301, True, "10", float("nan")):
+        again, problems = parse_settings({"validation": {"timeLimit": wrong}}, settings)
+        assert again.time_limit == 10.0  # a workspace cannot turn the limit off
+        assert problems == [f"validation.timeLimit must be a number of seconds from 0.1 to "
+                            f"300, got {wrong!r}"]
+    assert parse_settings({"validation": 5})[1] == ["validation must be an object, got 5"]

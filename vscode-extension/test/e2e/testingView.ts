@@ -194,8 +194,8 @@ async function scenario(session: CodeServer, brokenLine: number, timeout: number
   const broken = await runAndCollect(session, BROKEN_SUITE, timeout);
   const failed = [...broken.entries()].filter(([, state]) => state !== 'passed').sort();
   assert.deepEqual(failed, [
-    ['test_cases[0]', `failed | line ${brokenLine}: metric numeric failed: score 0`],
-    ['test_cases[0].turns[1]', `failed | line ${brokenLine}: metric numeric failed: score 0`],
+    ['test_cases[0]', `failed | line ${brokenLine}: metric numeric failed: score 0: not the ground truth within tolerance`],
+    ['test_cases[0].turns[1]', `failed | line ${brokenLine}: metric numeric failed: score 0: not the ground truth within tolerance`],
   ]);
   await page.locator('.test-explorer .codicon-testing-failed-icon').first().waitFor({ state: 'visible', timeout });
 

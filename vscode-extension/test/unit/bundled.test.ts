@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { chooseServer, interpreterCandidates, type BundledContext, type Bundle, type InterpreterOrigin, type PythonInfo } from '../../src/bundled';
-import { NOT_FOUND_MESSAGE, type ServerCommand } from '../../src/serverCommand';
+import { NOT_FOUND_MESSAGE, settingNotFoundMessage, type ServerCommand } from '../../src/serverCommand';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/settings';
 import { discoveryContext } from '../support/discovery';
 
@@ -138,11 +138,20 @@ describe('the bundled server (importStrategy useBundled, the default)', () => {
   });
 
   it('gives way to holodeck.server.command', async () => {
-    const ctx = machine(['/usr/bin/python3'], { '/usr/bin/python3': python('/usr/bin/python3', [3, 12]) });
+    const ctx = machine(['/usr/bin/python3', '/usr/bin/uv'], { '/usr/bin/python3': python('/usr/bin/python3', [3, 12]) });
     assert.deepEqual(await chooseServer({ ...DEFAULTS, serverCommand: ['uv', 'run', 'holodeck-lsp'] }, ctx), {
-      command: { command: 'uv', args: ['run', 'holodeck-lsp', 'serve'], origin: 'setting' },
+      command: { command: '/usr/bin/uv', args: ['run', 'holodeck-lsp', 'serve'], origin: 'setting' },
     });
     assert.deepEqual(ctx.probed, []);
+  });
+
+  it('says so when holodeck.server.command names a program in no absolute folder of PATH', async () => {
+    const ctx = machine(['node_modules/.bin/uv'], {}, { pathVariable: 'node_modules/.bin:/usr/bin' });
+    assert.deepEqual(await chooseServer({ ...DEFAULTS, serverCommand: ['uv', 'run', 'holodeck-lsp'] }, ctx), {
+      command: undefined,
+      message: settingNotFoundMessage('uv'),
+    });
+    assert.match(settingNotFoundMessage('uv'), /names `uv`, which is in no absolute folder of PATH/);
   });
 
   it('tries py -3, then python, on Windows', () => {

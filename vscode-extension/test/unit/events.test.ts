@@ -37,7 +37,7 @@ describe('the run events, as the Testing view reads them', () => {
           // The failed argument says it at its line; its expected tool adds nothing.
           { message: "expected regex '2021', got '2020'", path: 'test_cases[0].turns[1].expected_tools[0].args.year' },
           {
-            message: 'metric numeric failed: score 0',
+            message: 'metric numeric failed: score 0: not the ground truth within tolerance',
             path: 'test_cases[0].turns[1].ground_truth',
             expected: '190000',
             actual: '181,001',
@@ -52,7 +52,7 @@ describe('the run events, as the Testing view reads them', () => {
         failures: [
           { message: "expected regex '2021', got '2020'", path: 'test_cases[0].turns[1].expected_tools[0].args.year' },
           {
-            message: 'metric numeric failed: score 0',
+            message: 'metric numeric failed: score 0: not the ground truth within tolerance',
             path: 'test_cases[0].turns[1].ground_truth',
             expected: '190000',
             actual: '181,001',

@@ -29,6 +29,7 @@ describe('reading VS Code state', () => {
       graders: { import: 'never' },
       workspaceTrusted: false,
       severity: {},
+      validation: { timeLimit: 10 },
     });
     state.isTrusted = true;
     assert.deepEqual(currentServerConfiguration().graders, { import: 'trusted' });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { RESTART_SECTIONS, DEFAULT_INCLUDE, DEFAULT_SETTINGS } from '../../src/settings';
+import { RESTART_SECTIONS, DEFAULT_INCLUDE, DEFAULT_SETTINGS, TIME_LIMIT_RANGE } from '../../src/settings';
 
 const root = join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -22,6 +22,7 @@ describe('the extension manifest', () => {
       'holodeck.server.importStrategy',
       'holodeck.severity',
       'holodeck.trace.server',
+      'holodeck.validation.timeLimit',
       'holodeck.yamlExtension.deduplicate',
     ]);
     assert.deepEqual(properties['holodeck.files.include'].default, DEFAULT_INCLUDE);
@@ -30,6 +31,8 @@ describe('the extension manifest', () => {
     assert.deepEqual(properties['holodeck.run.replay'].default, '');
     assert.deepEqual(properties['holodeck.run.baseline'].default, DEFAULT_SETTINGS.runBaseline);
     assert.deepEqual(properties['holodeck.server.importStrategy'].default, DEFAULT_SETTINGS.importStrategy);
+    const limit = properties['holodeck.validation.timeLimit'] as { default: unknown; minimum: number; maximum: number };
+    assert.deepEqual([limit.default, [limit.minimum, limit.maximum]], [DEFAULT_SETTINGS.validationTimeLimit, TIME_LIMIT_RANGE]);
     for (const section of RESTART_SECTIONS) {
       assert.ok(Object.keys(properties).some((key) => key.startsWith(section)), section);
     }

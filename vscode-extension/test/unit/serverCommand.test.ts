@@ -1,19 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { resolveServerCommand, serverExecutable } from '../../src/serverCommand';
+import { findProgramOnPath, resolveServerCommand, serverExecutable } from '../../src/serverCommand';
 import { discoveryContext as context } from '../support/discovery';
 
 const SERVE = ['serve'];
 
 describe('server command discovery', () => {
   it('uses the setting first: its first element is the program, the rest come before the args', () => {
-    const ctx = context(['/usr/bin/holodeck-lsp'], { pythonEnvironment: { executable: '/envs/a/bin/python' } });
+    const ctx = context(['/usr/bin/holodeck-lsp', '/usr/bin/uv'], { pythonEnvironment: { executable: '/envs/a/bin/python' } });
     assert.deepEqual(resolveServerCommand(['uv', 'run', 'holodeck-lsp'], SERVE, ctx), {
-      command: 'uv',
+      command: '/usr/bin/uv',
       args: ['run', 'holodeck-lsp', 'serve'],
       origin: 'setting',
     });
+    // A path is the user's own, as written.
+    for (const program of ['/opt/hl/holodeck-lsp', 'tools/holodeck-lsp']) {
+      assert.equal(resolveServerCommand([program], SERVE, ctx)?.command, program);
+    }
   });
 
   it('then holodeck-lsp beside the selected Python environment interpreter', () => {
@@ -36,6 +40,40 @@ describe('server command discovery', () => {
       args: ['serve'],
       origin: 'path',
     });
+  });
+
+  it('never looks in a relative or empty PATH entry, which the server would read in the workspace folder', () => {
+    // What the extension host's folder holds under these names; the workspace may hold the same.
+    const relative = ['bin/holodeck-lsp', 'holodeck-lsp', './holodeck-lsp', 'node_modules/.bin/holodeck-lsp', 'bin/uv', 'uv'];
+    const pathVariable = 'bin::.:./:node_modules/.bin:/usr/bin';
+    assert.equal(resolveServerCommand([], SERVE, context(relative, { pathVariable })), undefined);
+    assert.equal(resolveServerCommand(['uv'], SERVE, context(relative, { pathVariable })), undefined);
+    const ctx = context([...relative, '/usr/bin/holodeck-lsp', '/usr/bin/uv'], { pathVariable });
+    assert.equal(resolveServerCommand([], SERVE, ctx)?.command, '/usr/bin/holodeck-lsp');
+    assert.equal(resolveServerCommand(['uv'], SERVE, ctx)?.command, '/usr/bin/uv');
+    assert.equal(findProgramOnPath(ctx, ['python3']), undefined);
+  });
+
+  it('on Windows, looks only in a drive\'s or a share\'s absolute folders of PATH', () => {
+    const found = [
+      'bin\\holodeck-lsp.exe', // bin
+      '.\\holodeck-lsp.exe', // .
+      'holodeck-lsp.exe', // an empty entry
+      'C:holodeck-lsp.exe', // C:, the current folder of drive C:
+      '\\tools\\holodeck-lsp.exe', // \tools, on the current drive
+      '\\\\server\\share\\holodeck-lsp.exe',
+      'D:\\Python\\Scripts\\holodeck-lsp.exe',
+      'D:\\Python\\Scripts\\uv.exe',
+    ];
+    const ctx = context(found, {
+      platform: 'win32',
+      pathVariable: 'bin;.;;C:;\\tools;\\\\server\\share;D:\\Python\\Scripts',
+      workspaceFolders: ['C:\\work'],
+    });
+    assert.equal(resolveServerCommand([], SERVE, ctx)?.command, '\\\\server\\share\\holodeck-lsp.exe');
+    assert.equal(resolveServerCommand(['uv'], SERVE, ctx)?.command, 'D:\\Python\\Scripts\\uv.exe');
+    const local = context(found.slice(0, 5), { platform: 'win32', pathVariable: 'bin;.;;C:;\\tools' });
+    assert.equal(resolveServerCommand([], SERVE, local), undefined);
   });
 
   it('finds nothing when holodeck-lsp is nowhere (the caller then explains it)', () => {

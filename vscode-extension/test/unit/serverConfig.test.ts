@@ -13,6 +13,7 @@ describe('the trust rule', () => {
       graders: { import: 'trusted' },
       workspaceTrusted: true,
       severity: { HL506: 'off' },
+      validation: { timeLimit: 10 },
     });
   });
 
@@ -22,6 +23,7 @@ describe('the trust rule', () => {
       graders: { import: 'never' },
       workspaceTrusted: false,
       severity: { HL506: 'off' },
+      validation: { timeLimit: 10 },
     });
   });
 
@@ -38,6 +40,11 @@ describe('the trust rule', () => {
     });
     const both = { ...DEFAULT_SETTINGS, runReplay: 'replay.jsonl', runBaseline: 'main.json' };
     assert.deepEqual(serverConfiguration(both, true).run, { replay: 'replay.jsonl', baseline: 'main.json' });
+  });
+
+  it('passes the time limit of a validation as validation.timeLimit', () => {
+    const patient = { ...DEFAULT_SETTINGS, validationTimeLimit: 30 };
+    assert.deepEqual(serverConfiguration(patient, false).validation, { timeLimit: 30 });
   });
 
   it('keeps "never" in a trusted workspace', () => {

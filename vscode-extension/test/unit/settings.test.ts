@@ -20,6 +20,7 @@ describe('settings resolution', () => {
         yamlDeduplicate: true,
         runReplay: '',
         runBaseline: '',
+        validationTimeLimit: 10,
       },
       problems: [],
     });
@@ -37,6 +38,7 @@ describe('settings resolution', () => {
         'yamlExtension.deduplicate': false,
         'run.replay': ' recordings/suite.jsonl ',
         'run.baseline': 'ci/main.json',
+        'validation.timeLimit': 2.5,
       }),
     );
     assert.deepEqual(result, {
@@ -50,6 +52,7 @@ describe('settings resolution', () => {
         yamlDeduplicate: false,
         runReplay: 'recordings/suite.jsonl',
         runBaseline: 'ci/main.json',
+        validationTimeLimit: 2.5,
       },
       problems: [],
     });
@@ -74,6 +77,7 @@ describe('settings resolution', () => {
         'yamlExtension.deduplicate': 'yes',
         'run.replay': ['a.jsonl'],
         'run.baseline': false,
+        'validation.timeLimit': 0,
       }),
     );
     assert.deepEqual(result, {
@@ -88,6 +92,7 @@ describe('settings resolution', () => {
         'holodeck.yamlExtension.deduplicate: ignoring invalid value "yes"',
         'holodeck.run.replay: ignoring invalid value ["a.jsonl"]',
         'holodeck.run.baseline: ignoring invalid value false',
+        'holodeck.validation.timeLimit: ignoring invalid value 0',
       ],
     });
   });

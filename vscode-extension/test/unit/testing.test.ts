@@ -263,17 +263,17 @@ describe('the Testing view', () => {
       ['passed', '0/0'],
       ['failed', '0/1', [
         ["expected regex '2021', got '2020'", 17, undefined, undefined],
-        ['metric numeric failed: score 0', 18, '190000', '181,001'],
+        ['metric numeric failed: score 0: not the ground truth within tolerance', 18, '190000', '181,001'],
       ]],
       // The case shows its turns' failures, at their lines.
       ['failed', '0', [
         ["expected regex '2021', got '2020'", 17, undefined, undefined],
-        ['metric numeric failed: score 0', 18, '190000', '181,001'],
+        ['metric numeric failed: score 0: not the ground truth within tolerance', 18, '190000', '181,001'],
       ]],
     ]);
     assert.equal(run.ended, true);
     assert.match(run.output, /agent\.yaml: run finished: 0 passed, 1 failed/);
-    assert.ok(log.lines.includes("test result: agent.yaml test_cases[0].turns[1] failed | line 18: expected regex '2021', got '2020' | line 19: metric numeric failed: score 0"), log.lines.join('\n'));
+    assert.ok(log.lines.includes("test result: agent.yaml test_cases[0].turns[1] failed | line 18: expected regex '2021', got '2020' | line 19: metric numeric failed: score 0: not the ground truth within tolerance"), log.lines.join('\n'));
     tests.dispose();
   });
 

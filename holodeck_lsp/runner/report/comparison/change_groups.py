@@ -4,9 +4,11 @@ turn's change in words, and whether the comparison fails under `--fail-on`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from holodeck_lsp.models.comparison import CaseChange, Comparison, TurnChange, TurnOutcome
+from holodeck_lsp.run_defaults import DIFFERENCES_DOC
 from holodeck_lsp.runner.report.comparison.multiple_testing import CORRECTION_NAMES
 
 Row = tuple[CaseChange, TurnChange]
@@ -225,6 +227,30 @@ def metric_rows(cases: list[CaseChange]) -> list[tuple[CaseChange, TurnChange, s
         if m.delta is not None and abs(m.delta) > 1e-9
     ]
     return sorted(rows, key=lambda row: row[3])
+
+
+
+
+def runner_note(comparison: Comparison, shown: Callable[[str], str] = str) -> str | None:
+    """When BASE and HEAD were made by different runners, or by different versions of one,
+    a turn may have changed with the runner and not with the agent: said before any change
+    is read (`holodeck test`'s reports name HoloDeck's version only, ours both). The
+    runners' names, read from the reports, are written with ``shown``."""
+    runners = comparison.base.runner, comparison.head.runner
+    if runners[0] == runners[1]:
+        return None
+    base, head = map(shown, runners)
+    ours = [side.startswith("holodeck-lsp") for side in runners]
+    if ours[0] != ours[1]:
+        return (
+            f"BASE and HEAD come from different runners ({base}; {head}): a turn may have "
+            "changed with the runner, not the agent; the documented differences are in "
+            f"{DIFFERENCES_DOC}, and `run` warns about those a suite meets"
+        )
+    return (
+        f"BASE and HEAD come from different versions ({base}; {head}): a turn may have "
+        "changed with the runner, not the agent"
+    )
 
 
 def fails(comparison: Comparison, fail_on: str) -> bool:

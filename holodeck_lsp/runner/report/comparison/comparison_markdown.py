@@ -17,6 +17,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     p_text,
     rate_text,
     reliability_rows,
+    runner_note,
     tested,
     turn_groups,
     verdict_line,
@@ -216,9 +217,11 @@ def render_comparison_markdown(comparison: Comparison, fail_on: str) -> str:
         "",
         *_runs_table(comparison),
         "",
-        "T" + counts_line(comparison)[1:] + ".",
-        "",
     ]
+    note = runner_note(comparison, code_cell)
+    if note is not None:
+        top += [f"> **Note:** {note}.", ""]
+    top += ["T" + counts_line(comparison)[1:] + ".", ""]
     if tested(comparison):
         top += [f"_A regression is a fall beyond noise. Gate: {gate_text(comparison)}._", ""]
     if comparison.metrics:

@@ -9,6 +9,7 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     gate_text,
     reliability_rows,
     reliability_text,
+    runner_note,
     suite_text,
     tested,
     turn_groups,
@@ -77,9 +78,12 @@ def render_comparison_text(comparison: Comparison, fail_on: str) -> str:
     lines = [
         f"BASE {run_line(comparison.base)}",
         f"HEAD {run_line(comparison.head)}",
-        counts_line(comparison),
-        f"suite: {suite_text(comparison)}",
     ]
+    note = runner_note(comparison)
+    if note is not None:
+        lines.append(f"note: {note}")
+    lines.append(counts_line(comparison))
+    lines.append(f"suite: {suite_text(comparison)}")
     if tested(comparison):
         lines.append(f"gate: {gate_text(comparison)}")
     for group in turn_groups(comparison):

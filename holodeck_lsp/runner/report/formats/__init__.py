@@ -43,12 +43,31 @@ RENDERERS: dict[str, Renderer] = {
 }
 
 
-def renderer_for(path: Path) -> Renderer:
-    """The format is chosen by the file's extension; raises ValueError for others."""
-    try:
-        return RENDERERS[path.suffix.lower()]
-    except KeyError:
-        raise ValueError(f"{path}: unknown report format; use .json, .md, .xml or .html") from None
+# `run --format NAME` (run_defaults.REPORT_FORMATS): every report in that format.
+NAMED_RENDERERS: dict[str, Renderer] = {
+    "json": render_json,
+    "markdown": render_markdown,
+    "junit": render_junit,
+    "html": render_html,
+}
+
+
+def renderer_for(path: Path, chosen: str | None = None) -> Renderer:
+    """The format ``chosen`` (`--format`), else the file's extension's, else JSON, as
+    `holodeck test --output` writes a file of another extension."""
+    if chosen is not None:
+        return NAMED_RENDERERS[chosen]
+    return RENDERERS.get(path.suffix.lower(), render_json)
+
+
+def unknown_extension(path: Path, chosen: str | None = None) -> str | None:
+    """A note for a report whose format its name does not tell: it is written as JSON."""
+    if chosen is not None or path.suffix.lower() in RENDERERS:
+        return None
+    return (
+        f"{path}: written as JSON, as holodeck test writes a report of another extension "
+        "(.json, .md, .xml or .html choose the format, or --format)"
+    )
 
 
 def write_reports(
@@ -57,10 +76,12 @@ def write_reports(
     secrets: Secrets | None = None,
     baseline: Comparison | None = None,
     history: Standings | None = None,
+    chosen: str | None = None,
 ) -> list[str]:
     """Every report that can be written is (with ``baseline``, the deltas beside each
     case; with ``history``, the HTML report's record of each case and turn over the runs
-    kept before this one); returns why the others could not be.
+    kept before this one; with ``chosen``, each in that format); returns why the others
+    could not be.
 
     The report's values are masked before any format escapes or cuts them; each rendered
     text is masked once more, in case a secret got there another way."""
@@ -79,7 +100,7 @@ def write_reports(
         baseline = secrets.mask_model(baseline)
     problems = []
     for path in paths:
-        render = renderer_for(path)
+        render = renderer_for(path, chosen)
         try:
             if render is render_json:
                 text = data

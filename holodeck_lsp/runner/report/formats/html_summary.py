@@ -15,7 +15,7 @@ from holodeck_lsp.models.test_result import (
 )
 from holodeck_lsp.models.token_usage import TokenUsage
 from holodeck_lsp.runner.report.console import repeat_line
-from holodeck_lsp.runner.report.run_counts import report_counts
+from holodeck_lsp.runner.report.run_counts import pass_rate_text, report_counts
 from holodeck_lsp.runner.score.metrics.judge_panel import ledger_line
 
 SLOWEST = 5  # turns the summary lists
@@ -43,7 +43,7 @@ def _pass_rate(report: TestReport) -> str:
     not_run = f", {counts.not_run} not run" if report.interrupted else ""
     return _tile(
         "Pass rate",
-        f'<div class="rate {state}">{s.pass_rate:.0f}%</div>'
+        f'<div class="rate {state}">{pass_rate_text(s.pass_rate)}</div>'
         f'<div><b class="ok">{s.passed} passed</b>, <b class="bad">{s.failed} failed</b>'
         f"{not_run} of {counts.selected} test case(s)</div>"
         f'<div class="dim">{escape(counts.units())} in {s.total_duration_ms / 1000:.2f} s</div>',
@@ -60,35 +60,45 @@ def _metric_results(results: list[TestResult]) -> Iterator[MetricResult]:
             yield from result.metric_results
 
 
-def _thresholds(report: TestReport) -> dict[str, str]:
-    """Each metric's threshold as the results applied it: one value, or the range."""
-    found: dict[str, set[float]] = {}
+def _by_threshold(report: TestReport) -> dict[str, dict[float | None, list[float]]]:
+    """Each metric's scores, by the threshold each was judged against (a metric written
+    with several thresholds is several rows: no one of them stands for the others)."""
+    found: dict[str, dict[float | None, list[float]]] = {}
     for m in _metric_results(report.results):
-        if m.threshold is not None:
-            found.setdefault(m.metric_name, set()).add(m.threshold)
-    return {
-        name: f"{min(values):.2f}" if len(values) == 1 else f"{min(values):.2f}-{max(values):.2f}"
-        for name, values in found.items()
-    }
+        found.setdefault(m.metric_name, {}).setdefault(m.threshold, []).append(m.score)
+    return found
 
 
 def _metric_means(report: TestReport) -> str:
     s = report.summary
     if not s.average_scores:
         return ""
-    thresholds = _thresholds(report)
+    groups = _by_threshold(report)
     rows = []
     for name, mean in s.average_scores.items():
-        threshold = thresholds.get(name)
-        below = threshold is not None and mean < float(threshold.split("-")[-1])
-        rows.append(
-            f"<tr><td>{escape(name)}</td>"
-            f'<td class="{"n bad" if below else "n"}">{mean:.2f}</td>'
-            f'<td class="n">{threshold or "-"}</td>'
-            f'<td class="n">{s.metrics_evaluated.get(name, 0)}</td></tr>'
-        )
+        by_threshold = groups.get(name, {})
+        if len(by_threshold) > 1:  # configured several ways: one row per threshold
+            shown = [
+                (sum(scores) / len(scores), threshold, f"{len(scores)} turn(s)")
+                for threshold, scores in sorted(by_threshold.items(), key=_threshold_order)
+            ]
+        else:
+            threshold = next(iter(by_threshold), None)
+            shown = [(mean, threshold, str(s.metrics_evaluated.get(name, 0)))]
+        for value, threshold, count in shown:
+            below = threshold is not None and value < threshold
+            rows.append(
+                f"<tr><td>{escape(name)}</td>"
+                f'<td class="{"n bad" if below else "n"}">{value:.2f}</td>'
+                f'<td class="n">{"-" if threshold is None else f"{threshold:.2f}"}</td>'
+                f'<td class="n">{count}</td></tr>'
+            )
     head = "<tr><th>metric</th><th>mean</th><th>threshold</th><th>cases</th></tr>"
     return _tile("Metrics", f'<table class="plain">{head}{"".join(rows)}</table>', "metrics")
+
+
+def _threshold_order(item: tuple[float | None, list[float]]) -> float:
+    return -1.0 if item[0] is None else item[0]
 
 
 def _slowest(report: TestReport) -> str:
@@ -104,14 +114,25 @@ def _slowest(report: TestReport) -> str:
     ]
     if not turns:
         return ""
+    replayed = report.environment.get("replay")
+    # A replay's replies come from the recording, which keeps no durations: its times are
+    # this run's scoring alone, so they are not ranked as the agent's.
+    note = (
+        f'<div class="dim">Replayed from {escape(replayed)}: a turn\'s time is its scoring '
+        "here, not the agent's reply (a recording keeps no durations).</div>"
+        if replayed
+        else ""
+    )
+    ranked = [t for t in sorted(turns, key=lambda t: -t[0])[:SLOWEST] if t[0] > 0 or not note]
     rows = []
-    for ms, index, turn, result in sorted(turns, key=lambda t: -t[0])[:SLOWEST]:
+    for ms, index, turn, result in ranked:
         anchor = f"case-{index}" if turn is None else f"case-{index}-turn-{turn}"
         label = escape(case_name(result, index)) + ("" if turn is None else f" · turn {turn}")
         rows.append(
             f'<tr><td><a href="#{anchor}">{label}</a></td><td class="n">{ms:,} ms</td></tr>'
         )
-    return _tile("Slowest turns", f'<table class="plain">{"".join(rows)}</table>', "slow")
+    table = f'<table class="plain">{"".join(rows)}</table>' if rows else ""
+    return _tile("Slowest turns" + (" (replayed)" if note else ""), note + table, "slow")
 
 
 def _tokens(report: TestReport) -> str:

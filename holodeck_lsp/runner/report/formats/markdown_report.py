@@ -1,12 +1,12 @@
 """A Markdown report: the summary, then each test case turn by turn, naming what failed.
 
-Every text that came from the agent file, the model, a tool or a service is an inline code
-span: a reply cannot load an image, plant a link or break the table it stands in.
+Every text that came from the agent file, the model, a tool, a service or a report read back
+(`merge`, `--baseline`) is an inline code span (`hygiene/markdown.py`): a reply cannot load
+an image, plant a link or break the table it stands in.
 """
 
 from __future__ import annotations
 
-from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.hygiene.markdown import code_cell, code_span
 from holodeck_lsp.models.comparison import CaseChange, Comparison
 from holodeck_lsp.models.test_result import (
@@ -22,18 +22,10 @@ from holodeck_lsp.runner.report.comparison.change_groups import (
     metric_rows,
 )
 from holodeck_lsp.runner.report.comparison.comparison_text import counts_line, signed
-from holodeck_lsp.runner.report.run_counts import report_counts
+from holodeck_lsp.runner.report.run_counts import pass_rate_text, report_counts
 from holodeck_lsp.runner.score.turn_scores import metric_reason
 
 _CELL_LIMIT = 80
-
-
-def _code(text: str | None, limit: int | None = None) -> str:
-    """Untrusted text as code, on one line, cut to ``limit`` characters."""
-    if not text:
-        return ""
-    flat = " ".join(text.split())
-    return code_span(clip(flat, limit) if limit is not None else flat)
 
 
 def _cell(text: str | None, limit: int = _CELL_LIMIT) -> str:
@@ -55,10 +47,10 @@ def _metric(m: MetricResult) -> str:
 
 def _turn_failures(turn: TurnResult) -> list[str]:
     """`turn_problems` as Markdown: the texts as code."""
-    out = [_code(e) for e in turn.errors]
+    out = [code_span(e) for e in turn.errors]
     for m in turn.metric_results:
         if m.passed is False:
-            out.append(f"metric {_code(m.metric_name)} failed: {_code(metric_reason(m))}")
+            out.append(f"metric {code_span(m.metric_name)} failed: {code_span(metric_reason(m))}")
     return out
 
 
@@ -85,9 +77,9 @@ def _delta(change: CaseChange) -> str:
 
 def _against(baseline: Comparison) -> list[str]:
     """The baseline, what changed turn by turn, and the cases the run no longer has."""
-    gone = [_code(c.case) for c in baseline.cases if c.head is None]
+    gone = [code_span(c.case) for c in baseline.cases if c.head is None]
     lines = [
-        f"Against the baseline {_code(', '.join(baseline.base.reports))} "
+        f"Against the baseline {code_span(', '.join(baseline.base.reports))} "
         f"({baseline.base.passed}/{baseline.base.total_tests} passed): "
         f"{counts_line(baseline)}.",
         "",
@@ -99,11 +91,13 @@ def _against(baseline: Comparison) -> list[str]:
 
 def _score_changes(change: CaseChange) -> str:
     rows = metric_rows([change])
-    return "; ".join(f"turn {turn.turn} {_code(metric)} {signed(d)}" for _, turn, metric, d in rows)
+    return "; ".join(
+        f"turn {turn.turn} {code_span(metric)} {signed(d)}" for _, turn, metric, d in rows
+    )
 
 
 def _case_section(result: TestResult, index: int, change: CaseChange | None) -> list[str]:
-    lines = [f"## {_verdict(result.passed)}: {_code(_label(result, index))}", ""]
+    lines = [f"## {_verdict(result.passed)}: {code_span(_label(result, index))}", ""]
     scores = _score_changes(change) if change is not None else ""
     if change is not None and (scores or case_delta(change) != NO_CHANGE):
         lines += [f"Against the baseline: {_delta(change)}; scores: {scores or 'the same'}", ""]
@@ -116,19 +110,20 @@ def _case_section(result: TestResult, index: int, change: CaseChange | None) -> 
         ]
     else:
         lines += [
-            f"- input: {_code(result.test_input, 200)}",
-            f"- response: {_code(result.agent_response, 200)}",
-            f"- tool calls: {_code(', '.join(result.tool_calls)) or 'none'}",
+            f"- input: {code_span(result.test_input, 200)}",
+            f"- response: {code_span(result.agent_response, 200)}",
+            f"- tool calls: {code_span(', '.join(result.tool_calls)) or 'none'}",
         ]
         if result.metric_results:
             scores = "; ".join(_metric(m) for m in result.metric_results)
-            lines.append(f"- metrics: {_code(scores)}")
-        failures = [f"- {_code(e)}" for e in result.errors]
+            lines.append(f"- metrics: {code_span(scores)}")
+        failures = [f"- {code_span(e)}" for e in result.errors]
         if result.tools_matched is False:
-            failures.append(f"- expected tools not matched: {_code(str(result.expected_tools))}")
+            failures.append(
+                f"- expected tools not matched: {code_span(str(result.expected_tools))}"
+            )
         failures += [
-            f"- metric {_code(m.metric_name)} failed: "
-            f"{_code(m.error or m.reasoning or 'below threshold')}"
+            f"- metric {code_span(m.metric_name)} failed: {code_span(metric_reason(m))}"
             for m in result.metric_results
             if m.passed is False
         ]
@@ -163,10 +158,10 @@ def _repeats_table(repeats: list[RepeatedCase]) -> list[str]:
 def _interruption(report: TestReport) -> list[str]:
     if not report.interrupted:
         return []
-    line = f"**The run stopped early** ({_code(report.stop_reason or 'interrupted')}): "
+    line = f"**The run stopped early** ({code_span(report.stop_reason or 'interrupted')}): "
     line += report_counts(report).kept() + "."
     if report.not_run:
-        line += f" Not run: {', '.join(_code(label) for label in report.not_run)}."
+        line += f" Not run: {', '.join(code_span(label) for label in report.not_run)}."
     return [line, ""]
 
 
@@ -176,12 +171,12 @@ def render_markdown(report: TestReport, baseline: Comparison | None = None) -> s
     changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
     column = (" vs baseline |", "---|") if baseline else ("", "")
     lines = [
-        f"# Test report: {_code(report.agent_name)}",
+        f"# Test report: {code_span(report.agent_name)}",
         "",
-        f"**{s.passed}/{s.total_tests} test cases passed** ({s.pass_rate:g}%; "
+        f"**{s.passed}/{s.total_tests} test cases passed** ({pass_rate_text(s.pass_rate)}; "
         f"{report_counts(report).units()}) in "
-        f"{s.total_duration_ms / 1000:.2f} s; {report.timestamp}; "
-        f"{_code(report.agent_config_path)}",
+        f"{s.total_duration_ms / 1000:.2f} s; {code_span(report.timestamp)}; "
+        f"{code_span(report.agent_config_path)}",
         "",
         *_interruption(report),
         *(_against(baseline) if baseline else []),

@@ -14,6 +14,8 @@ from holodeck_lsp.models.test_result import ToolInvocation
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
 from holodeck_lsp.runner.services.user_threads import in_thread
 
+DEFAULT_PASS_MARK = 0.5  # a score passes at this without a threshold (HoloDeck's rule)
+
 # HoloDeck's code metric has no time limit of its own: a grader that runs longer than this
 # fails its metric (--grader-timeout changes it).
 
@@ -102,7 +104,7 @@ def interpret(value: Any, threshold: float | None) -> GraderOutcome:
     if not math.isfinite(score) or not 0.0 <= score <= 1.0:
         raise GraderReturnError(f"score must be within [0, 1], got {score!r}")
     if passed is None:
-        passed = score >= (threshold if threshold is not None else 0.5)
+        passed = score >= (threshold if threshold is not None else DEFAULT_PASS_MARK)
     return GraderOutcome(score, passed, None if reason is None else str(reason), details)
 
 

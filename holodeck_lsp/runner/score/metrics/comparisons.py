@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 import string
 from dataclasses import dataclass
 from typing import Any
 
 from holodeck_lsp.models.evaluation import EvaluationMetric
+from holodeck_lsp.nesting import loads
 from holodeck_lsp.runner.services.redaction import active
 
 _SPACES = re.compile(r"\s+")
@@ -30,7 +30,7 @@ def path_leaf(response: str, path: str) -> tuple[str | None, str | None]:
     there is none). Dotted keys and `[i]` indexes; a leaf that is a list or a mapping is
     not a value."""
     try:
-        node: Any = json.loads(response)
+        node: Any = loads(response)
     except ValueError as exc:
         shown = active().clip(response, 80, "").replace("\n", " ")
         return None, (

@@ -8,6 +8,8 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from holodeck_lsp.nesting import loads
+
 _FENCE = re.compile(r"```(?:json)?\s*\n?(.*?)\n?```", re.DOTALL | re.IGNORECASE)
 
 
@@ -33,7 +35,7 @@ def parse_object(text: str) -> dict[str, Any]:
         candidates.append(stripped[first : last + 1])
     for candidate in candidates:
         try:
-            value = json.loads(candidate)
+            value = loads(candidate)
         except ValueError:
             continue
         if isinstance(value, dict):

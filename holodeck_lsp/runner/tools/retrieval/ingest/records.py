@@ -4,13 +4,13 @@ its `vector_field`s joined as the text to embed, `meta_fields` kept beside it.""
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from holodeck_lsp.models.tools import VectorstoreTool
+from holodeck_lsp.nesting import loads
 from holodeck_lsp.runner.tools.retrieval.ingest.sources import SourceError
 
 STRUCTURED_SUFFIXES = frozenset({".csv", ".json", ".jsonl"})
@@ -50,9 +50,9 @@ def _json_rows(path: Path, record_path: str | None) -> list[dict[str, Any]]:
     text = path.read_text(encoding="utf-8-sig")
     try:
         if path.suffix.lower() == ".jsonl":
-            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
+            data: Any = [loads(line) for line in text.splitlines() if line.strip()]
         else:
-            data = _follow(json.loads(text), record_path, path)
+            data = _follow(loads(text), record_path, path)
     except ValueError as exc:
         raise SourceError(f"{path}: not valid JSON ({exc})") from None
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):

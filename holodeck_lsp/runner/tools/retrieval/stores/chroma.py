@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from holodeck_lsp.nesting import loads
 from holodeck_lsp.runner.services.user_threads import in_thread
 from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
@@ -104,7 +105,7 @@ class ChromaStore:
         )
         for id_, text, meta, distance in rows:
             chunk = Chunk(
-                id_, text or "", str(meta["source"]), int(meta["index"]), json.loads(meta["meta"])
+                id_, text or "", str(meta["source"]), int(meta["index"]), loads(meta["meta"])
             )
             hits.append(Hit(chunk, similarity(1.0 - float(distance))))
         return hits

@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from holodeck_lsp.nesting import loads
 from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
     Hit,
@@ -83,7 +84,7 @@ class PostgresStore:
         return [
             Hit(
                 Chunk(
-                    id_, text, source, index, meta if isinstance(meta, dict) else json.loads(meta)
+                    id_, text, source, index, meta if isinstance(meta, dict) else loads(meta)
                 ),
                 similarity(float(score)),
             )

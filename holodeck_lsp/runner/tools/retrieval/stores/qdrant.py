@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from holodeck_lsp.nesting import loads
 from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     Chunk,
     Hit,
@@ -103,7 +104,7 @@ class QdrantStore:
                 str(p["text"]),
                 str(p["source"]),
                 int(p["index"]),
-                json.loads(p["meta"]),
+                loads(p["meta"]),
             )
             hits.append(Hit(chunk, similarity(float(point.score))))
         return hits
