@@ -493,9 +493,9 @@ def run(
             pass_rule=pass_rule,
             from_report=from_report,
             baseline=baseline,
-            keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
             verbose=verbose,
             report_format=report_format,
+            keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
         ),
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))

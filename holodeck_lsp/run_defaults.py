@@ -14,9 +14,6 @@ DEFAULT_ALPHA = 0.05
 # when nothing changed, and it flags more of the turns that did) or Holm (family-wise).
 CORRECTIONS = ("bh", "holm")  # the first is the default
 
-# `history`: its output formats (the first is the default).
-HISTORY_FORMAT_NAMES = ("text", "json", "markdown", "html")
-
 # `run --format`: what every `--output` is written as, whatever its extension (HoloDeck's
 # `holodeck test run --format` has the first two).
 REPORT_FORMATS = ("json", "markdown", "junit", "html")
@@ -24,3 +21,6 @@ REPORT_FORMATS = ("json", "markdown", "junit", "html")
 # Where the differences between `run` and `holodeck test` are listed, for the lines that
 # name them (`run`'s warnings, `compare` across runners).
 DIFFERENCES_DOC = "docs/runner.md#differences-from-holodeck-test"
+
+# `history`: its output formats (the first is the default).
+HISTORY_FORMAT_NAMES = ("text", "json", "markdown", "html")

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from holodeck_lsp.history.results_folder import agent_folder_of
 from holodeck_lsp.history.run_records import HistoryRun
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 
 SCHEMA = "2"
 INDEX_NAME = "history-index.sqlite3"
@@ -171,7 +172,8 @@ class OutcomeIndex:
                     found[path] = Known(None, refusal)
                 continue
             try:
-                found[path] = Known(HistoryRun.from_data(json.loads(record), Path(path)), None)
+                data = loads(record, MAX_FILE_DEPTH)
+                found[path] = Known(HistoryRun.from_data(data, Path(path)), None)
             except (ValueError, TypeError, KeyError, RecursionError):
                 continue  # an entry it cannot read: the file is read again
         return found

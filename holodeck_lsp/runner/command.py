@@ -123,9 +123,9 @@ class ReportOptions:
     pass_rule: str = "all"  # with --repeat: all, any or a fraction of the attempts
     from_report: Path | None = None  # `--from-report`: a report's events, nothing run
     baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
-    keeping: KeepOptions = field(default_factory=KeepOptions)  # the run history (`results/`)
     verbose: bool = False  # `-v`: every test case's line, each turn's assertions and metrics
     report_format: str | None = None  # `--format`: every output in this format
+    keeping: KeepOptions = field(default_factory=KeepOptions)  # the run history (`results/`)
 
 
 @dataclass
@@ -518,6 +518,7 @@ def _history_before(plan: RunPlan, *, options: RunOptions) -> Standings | None:
         agent_file=options.agent_file,
         agent_name=plan.collected.suite.agent.name,
         options=options.report.keeping,
+        chosen=plan.outputs.report_format,
     )
 
 
@@ -532,12 +533,7 @@ def _write_outputs(
     """The reports and the recording; what could not be written."""
     outputs = plan.outputs
     problems = write_reports(
-        report,
-        outputs.reports,
-        secrets,
-        comparison,
-        history=history,
-        chosen=outputs.report_format,
+        report, outputs.reports, secrets, comparison, outputs.report_format, history=history
     )
     recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:

@@ -6,13 +6,13 @@ configuration of two runs is diffed; a test case named like markup stays text.""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.chromium import Chromium, find_chromium
+from tests.chromium import Chromium
 from tests.runner.helpers import invoke, write
+from tests.runner.test_html_report import chromium
 from tests.support.kept_histories import write_history
 from tests.support.suites import answer_suite
 
@@ -27,15 +27,6 @@ def factory():
     return Answer()
 """
 HOSTILE = "</script><img src=x onerror=alert(1)>"
-
-
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed: .ci/run installs it")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    return binary
 
 
 @pytest.fixture(scope="module")

@@ -75,12 +75,12 @@ def write_reports(
     paths: list[Path],
     secrets: Secrets | None = None,
     baseline: Comparison | None = None,
-    history: Standings | None = None,
     chosen: str | None = None,
+    history: Standings | None = None,
 ) -> list[str]:
     """Every report that can be written is (with ``baseline``, the deltas beside each
-    case; with ``history``, the HTML report's record of each case and turn over the runs
-    kept before this one; with ``chosen``, each in that format); returns why the others
+    case; with ``chosen``, each in that format; with ``history``, the HTML report's record
+    of each case and turn over the runs kept before this one); returns why the others
     could not be.
 
     The report's values are masked before any format escapes or cuts them; each rendered

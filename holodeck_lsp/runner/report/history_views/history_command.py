@@ -9,7 +9,6 @@ credentials of URLs, and every credential-named environment variable's value."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_OK, EXIT_USAGE
 from holodeck_lsp.history.run_filters import RunFilter, parse_since
 from holodeck_lsp.history.run_history import agent_results_folder, read_history
 from holodeck_lsp.history.run_records import HistoryRun
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.runner.report.history_views.history_formats import HISTORY_FORMATS
 from holodeck_lsp.runner.report.history_views.history_view import history_page
 from holodeck_lsp.runner.services.atomic_output import atomic_write
@@ -84,7 +84,7 @@ def config_secrets_of(runs: list[HistoryRun]) -> list[str]:
     for run in runs:
         for path, line in run.config.items():
             try:
-                value = json.loads(line)
+                value = loads(line, MAX_FILE_DEPTH)
             except ValueError:
                 continue
             if not isinstance(value, str):

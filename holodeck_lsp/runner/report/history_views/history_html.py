@@ -24,11 +24,10 @@ from holodeck_lsp.runner.report.history_views.history_page_assets import (
     HISTORY_STYLE,
 )
 from holodeck_lsp.runner.report.history_views.history_text import (
-    commit_cell,
-    passed_cell,
+    RUN_HEAD,
     percent,
     rate_cell,
-    tokens_cell,
+    run_row,
     when,
 )
 from holodeck_lsp.runner.report.history_views.history_view import HistoryPage
@@ -175,27 +174,15 @@ def _trend(runs: list[HistoryRunEntry]) -> str:
 def _runs_table(view: RunHistory) -> str:
     rows = []
     for number, run in enumerate(view.runs, 1):
-        cells = [
-            str(number),
-            when(run.time),
-            run.prompt_version,
-            run.model or "-",
-            commit_cell(run),
-            passed_cell(run),
-            rate_cell(run),
-            tokens_cell(run),
-        ]
         tds = "".join(
             f'<td class="n">{escape(c)}</td>' if i in (0, 6, 7) else f"<td>{escape(c)}</td>"
-            for i, c in enumerate(cells)
+            for i, c in enumerate(run_row(number, run, repeated=False))
         )
         rows.append(
             f'<tr class="run" id="run-{number}" title="show the run">{tds}</tr>'
             f'<tr class="panel" id="panel-{number}" hidden><td colspan="8"></td></tr>'
         )
-    titles = ("#", "time (UTC)", "prompt", "model", "commit", "cases passed",
-              "pass rate [95%]", "tokens")  # fmt: skip
-    head = "".join(f"<th>{h}</th>" for h in titles)
+    head = "".join(f"<th>{h}</th>" for h in RUN_HEAD)
     body = "".join(rows)
     return f'<table class="runs plain"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 

@@ -8,20 +8,20 @@ from __future__ import annotations
 from holodeck_lsp.hygiene.markdown import code_cell
 from holodeck_lsp.models.history_report import RunHistory
 from holodeck_lsp.runner.report.history_views.history_text import (
-    passed_cell,
-    rate_cell,
-    recent,
-    single_turn_cases,
-    tokens_cell,
-    turn_label,
-    turn_notes,
-    when,
-    worth_a_look,
+    RUN_HEAD,
+    TURN_HEAD,
+    run_row,
+    turn_rows,
+    turns_line,
 )
 
 
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+# The cells holding a file's text (a time as written, a prompt version, a model, a commit).
+_FROM_FILES = {1, 2, 3, 4}
 
 
 def render_history_markdown(view: RunHistory) -> str:
@@ -30,43 +30,23 @@ def render_history_markdown(view: RunHistory) -> str:
     else:
         lines = [f"**{len(view.runs)} run(s)** kept in {code_cell(view.folder)}, oldest first.", ""]
         repeated = any(run.repeat > 1 for run in view.runs)
-        head = ["#", "time (UTC)", "prompt", "model", "commit", "cases passed",
-                "pass rate [95%]", "tokens"]  # fmt: skip
-        lines.append(_row(head + (["attempts"] if repeated else [])))
+        lines.append(_row(RUN_HEAD + (["attempts"] if repeated else [])))
         lines.append("|---:|---|---|---|---|---|---|---:|" + ("---:|" if repeated else ""))
         for number, run in enumerate(view.runs, 1):
-            cells = [
-                str(number),
-                code_cell(when(run.time)),
-                code_cell(run.prompt_version),
-                code_cell(run.model) or "-",
-                code_cell(run.git_commit[:10] if run.git_commit else None) or "-",
-                passed_cell(run),
-                rate_cell(run),
-                tokens_cell(run),
-            ]
-            tried = [f"{run.attempts_passed}/{run.attempts}"] if repeated else []
-            lines.append(_row(cells + tried))
-        numbers = {run.id: n for n, run in enumerate(view.runs, 1)}
-        shown = worth_a_look(view)
-        flaky = sum(t.flaky for t in view.turns)
-        failing = sum(t.failing_since is not None for t in view.turns)
-        lines += ["", f"**{len(view.turns)} turn(s)**: {flaky} flaky, {failing} failing in the "
-                  "last run that ran them."]  # fmt: skip
+            cells = run_row(number, run, repeated)
+            lines.append(_row([
+                (code_cell(cell) if cell != "-" else cell) if i in _FROM_FILES else cell
+                for i, cell in enumerate(cells)
+            ]))  # fmt: skip
+        count, kinds = turns_line(view)
+        lines += ["", f"**{count}**: {kinds}."]
+        shown = turn_rows(view)
         if shown:
-            single = single_turn_cases(view)
-            lines += ["", _row(["turn", "passed", "latest runs", ""]), "|---|---|---|---|"]
-            for turn in shown:
-                lines.append(
-                    _row(
-                        [
-                            code_cell(turn_label(turn, turn.case_index in single)),
-                            f"{turn.runs_passed} of {turn.runs} run(s)",
-                            f"`{recent(turn.outcomes)}`",
-                            turn_notes(turn, numbers),
-                        ]
-                    )
-                )
+            lines += ["", _row(TURN_HEAD), "|---|---|---|---|"]
+            lines += [
+                _row([code_cell(label), passed, f"`{recent}`", notes])
+                for label, passed, recent, notes in shown
+            ]
         others = len(view.turns) - len(shown)
         if others:
             lines += ["", f"{others} other turn(s) passed in every run that ran them."]

@@ -82,47 +82,64 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     return lines
 
 
+RUN_HEAD = ["#", "time (UTC)", "prompt", "model", "commit", "cases passed", "pass rate [95%]",
+            "tokens"]  # fmt: skip
+TURN_HEAD = ["turn", "passed", "latest runs", ""]
+
+
+def run_row(number: int, run: HistoryRunEntry, repeated: bool) -> list[str]:
+    """A run's cells, as every format's table has them (`attempts` when one repeated)."""
+    row = [
+        str(number),
+        when(run.time),
+        run.prompt_version,
+        run.model or "-",
+        commit_cell(run),
+        passed_cell(run),
+        rate_cell(run),
+        tokens_cell(run),
+    ]
+    return row + ([f"{run.attempts_passed}/{run.attempts}"] if repeated else [])
+
+
+def turn_rows(view: RunHistory) -> list[list[str]]:
+    """The cells of each turn worth a look (`worth_a_look`), as the text and Markdown
+    formats list them."""
+    numbers = {run.id: n for n, run in enumerate(view.runs, 1)}
+    single = single_turn_cases(view)
+    return [
+        [
+            turn_label(turn, turn.case_index in single),
+            f"{turn.runs_passed} of {turn.runs} run(s)",
+            recent(turn.outcomes),
+            turn_notes(turn, numbers),
+        ]
+        for turn in worth_a_look(view)
+    ]
+
+
+def turns_line(view: RunHistory) -> tuple[str, str]:
+    """How many turns, and how many of them are flaky and failing."""
+    flaky = sum(t.flaky for t in view.turns)
+    failing = sum(t.failing_since is not None for t in view.turns)
+    kinds = f"{flaky} flaky, {failing} failing in the last run that ran them"
+    return f"{len(view.turns)} turn(s)", kinds
+
+
 def render_history_text(view: RunHistory) -> str:
     if not view.runs:
         lines = [f"no runs kept in {view.folder}"]
         return "\n".join(lines + [f"not a run: {r}" for r in view.refused]) + "\n"
     lines = [f"{len(view.runs)} run(s) kept in {view.folder}, oldest first:", ""]
     repeated = any(run.repeat > 1 for run in view.runs)
-    head = ["#", "time (UTC)", "prompt", "model", "commit", "cases passed", "pass rate [95%]",
-            "tokens"]  # fmt: skip
-    rows = [head + (["attempts"] if repeated else [])]
-    for number, run in enumerate(view.runs, 1):
-        row = [
-            str(number),
-            when(run.time),
-            run.prompt_version,
-            run.model or "-",
-            commit_cell(run),
-            passed_cell(run),
-            rate_cell(run),
-            tokens_cell(run),
-        ]
-        rows.append(row + ([f"{run.attempts_passed}/{run.attempts}"] if repeated else []))
+    rows = [RUN_HEAD + (["attempts"] if repeated else [])]
+    rows += [run_row(number, run, repeated) for number, run in enumerate(view.runs, 1)]
     lines += _table(rows, right={0, 7})
-    numbers = {run.id: n for n, run in enumerate(view.runs, 1)}
-    shown = worth_a_look(view)
-    flaky = sum(t.flaky for t in view.turns)
-    failing = sum(t.failing_since is not None for t in view.turns)
-    lines += ["", f"{len(view.turns)} turn(s): {flaky} flaky, {failing} failing in the last run "
-              "that ran them"]  # fmt: skip
+    shown = turn_rows(view)
+    count, kinds = turns_line(view)
+    lines += ["", f"{count}: {kinds}"]
     if shown:
-        single = single_turn_cases(view)
-        rows = [["turn", "passed", "latest runs", ""]]
-        for turn in shown:
-            rows.append(
-                [
-                    turn_label(turn, turn.case_index in single),
-                    f"{turn.runs_passed} of {turn.runs} run(s)",
-                    recent(turn.outcomes),
-                    turn_notes(turn, numbers),
-                ]
-            )
-        lines += _table(rows, right=set())
+        lines += _table([TURN_HEAD, *shown], right=set())
     others = len(view.turns) - len(shown)
     if others:
         lines.append(f"{others} other turn(s) passed in every run that ran them")

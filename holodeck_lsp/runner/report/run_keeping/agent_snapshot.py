@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from holodeck_lsp.models.agent import Agent
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 from holodeck_lsp.runner.services.redaction import Secrets
 
 REDACTED = "***"  # HoloDeck's placeholder
@@ -37,6 +38,6 @@ def agent_snapshot(agent: Agent, secrets: Secrets) -> dict[str, Any]:
     # By each value's own class: a test case's metric list holds any kind of metric.
     data = _redacted(agent.model_dump(mode="python", exclude_unset=True, serialize_as_any=True))
     # As HoloDeck writes it: JSON, any other value as its str().
-    plain: dict[str, Any] = json.loads(json.dumps(data, default=str))
+    plain: dict[str, Any] = loads(json.dumps(data, default=str), MAX_FILE_DEPTH)
     masked: dict[str, Any] = secrets.mask_data(plain)
     return masked

@@ -45,12 +45,16 @@ class KeepOptions:
 
 
 def history_before(
-    outputs: list[Path], agent_file: Path, agent_name: str, options: KeepOptions
+    outputs: list[Path],
+    agent_file: Path,
+    agent_name: str,
+    options: KeepOptions,
+    chosen: str | None = None,
 ) -> Standings | None:
     """The records of the runs kept before this one (where this run is kept), for an HTML
     report to show beside each case and turn; read only when one is written, and never a
     reason for a run to fail."""
-    if not any(renderer_for(path) is render_html for path in outputs):
+    if not any(renderer_for(path, chosen) is render_html for path in outputs):
         return None
     try:
         folder = options.folder or results_folder(agent_file.resolve().parent, agent_name)

@@ -19,13 +19,14 @@ from typing import Any
 
 from holodeck_lsp.file_writes import create_whole
 from holodeck_lsp.history.eval_run_reading import EvalRunError, read_run_bytes
+from holodeck_lsp.nesting import MAX_FILE_DEPTH, loads
 
 _SUFFIXES = (4, 8, 16, 64)  # hex digits of the report's hash, tried in turn
 
 
 def _report_of(text: str | bytes) -> Any:
     try:
-        data = json.loads(text)
+        data = loads(text, MAX_FILE_DEPTH)
     except (ValueError, RecursionError):
         return None
     return data.get("report") if isinstance(data, dict) else None

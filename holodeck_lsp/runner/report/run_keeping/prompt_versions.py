@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from holodeck_lsp.models.eval_run import PromptVersion
 from holodeck_lsp.models.instructions import Instructions
 from holodeck_lsp.named_files import MAX_NAMED_BYTES, NotReadable, read_text
+from holodeck_lsp.nesting import loads
 
 _YAML_FENCE = re.compile(r"^-{3,}\s*$", re.MULTILINE)
 _JSON_FENCE = re.compile(r"^(?:{|})$", re.MULTILINE)
@@ -70,7 +71,7 @@ def prompt_version(instructions: Instructions, agent_file: Path) -> PromptVersio
             extra=extra,
         )
         # As HoloDeck writes it: JSON, any other value as its str() (a date, a set).
-        return version.model_copy(update={"extra": json.loads(json.dumps(extra, default=str))})
+        return version.model_copy(update={"extra": loads(json.dumps(extra, default=str))})
     except (ValidationError, TypeError, ValueError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise PromptVersionError(
@@ -121,7 +122,7 @@ def _yaml(text: str, path: Path) -> Any:
 
 def _json(text: str, path: Path) -> Any:
     try:
-        return json.loads(text)
+        return loads(text)
     except (ValueError, RecursionError) as exc:
         raise PromptVersionError(f"malformed JSON frontmatter in {path}: {exc}") from None
 
