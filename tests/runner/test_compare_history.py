@@ -28,7 +28,7 @@ alone, a fall needs p < 0.025), half to the suite's pass rate
 
 Regressions (1):
   capital, turn 0: 3/3 -> 0/1 attempts passed (no attempt passed where every one did): \
-metric `equality` failed: score 0
+metric `equality` failed: score 0: not the ground truth
 
 Could not tell: worse, but within noise or too few attempts (1):
   cash change, turn 1: 2/3 -> 0/1 attempts passed (p = 0.5, within noise; flaky in BASE, \
