@@ -21,6 +21,7 @@ from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.run_defaults import (
     COMPARE_FORMATS,
+    CORRECTIONS,
     DEFAULT_ALPHA,
     DEFAULT_GRADER_TIMEOUT,
     DEFAULT_LLM_TIMEOUT,
@@ -532,8 +533,9 @@ def compare(
     base: Annotated[
         Path,
         typer.Argument(
-            help="The earlier run: a JSON report (of run, merge or holodeck test), or a "
-            "folder of shard reports."
+            help="The earlier run: a JSON report (of run, merge or holodeck test), a folder "
+            "of shard reports, or a history: a folder of kept runs (results/<slug>/, of run "
+            "or holodeck test) or the agent file whose runs they are."
         ),
     ],
     head: Annotated[Path, typer.Argument(help="The later run, as BASE.")],
@@ -560,9 +562,29 @@ def compare(
     alpha: Annotated[
         float,
         typer.Option(
-            help="With --repeat runs: a pass rate changed with p below this is beyond noise."
+            help="The gate's false-alarm rate: a pass rate fallen with p below it (adjusted "
+            "over the turns) is beyond noise."
         ),
     ] = DEFAULT_ALPHA,
+    correction: Annotated[
+        str,
+        typer.Option(
+            help="Over the turns tested: bh (Benjamini-Hochberg) or holm.",
+            click_type=click.Choice(list(CORRECTIONS)),
+        ),
+    ] = CORRECTIONS[0],
+    base_last: Annotated[
+        int | None,
+        typer.Option(help="BASE a history: pool only its latest N runs.", show_default=False),
+    ] = None,
+    base_since: Annotated[
+        str | None,
+        typer.Option(
+            help="BASE a history: pool only its runs made since this ISO 8601 date or time "
+            "(UTC unless it says otherwise).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs turn by turn; exit 0, 1 on a regression (--fail-on), 2 bad input."""
     from holodeck_lsp.runner.report.comparison.compare_command import (
@@ -570,7 +592,9 @@ def compare(
         compare_command,
     )
 
-    options = CompareOptions(base, head, output_format, output, fail_on, alpha)
+    options = CompareOptions(
+        base, head, output_format, output, fail_on, alpha, correction, base_last, base_since
+    )
     raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))
 
 

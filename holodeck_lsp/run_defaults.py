@@ -10,6 +10,9 @@ DEFAULT_GRADER_TIMEOUT = 30.0  # seconds a code grader may take per call
 COMPARE_FORMATS = ("text", "markdown", "json")
 FAIL_ON = ("regressed", "any-change", "never")
 DEFAULT_ALPHA = 0.05
+# Over the turns of a suite: Benjamini-Hochberg (the false discovery rate; as strict as Holm
+# when nothing changed, and it flags more of the turns that did) or Holm (family-wise).
+CORRECTIONS = ("bh", "holm")  # the first is the default
 
 # `run --format`: what every `--output` is written as, whatever its extension (HoloDeck's
 # `holodeck test run --format` has the first two).

@@ -10,6 +10,7 @@ from pathlib import Path
 # How a case is found on the other side: the history matches runs the same way.
 from holodeck_lsp.history.case_keys import CaseKey as CaseKey
 from holodeck_lsp.history.case_keys import case_keys as case_keys
+from holodeck_lsp.history.eval_run_reading import EvalRunError, read_eval_run
 from holodeck_lsp.models.test_result import TestReport, TestResult
 from holodeck_lsp.runner.collect.plan import case_label
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report, suite_positions
@@ -75,8 +76,20 @@ def report_side(report: TestReport, paths: list[Path], where: str) -> RunSide:
     return RunSide(paths, report, share, _cases(report, where))
 
 
+def _one_report(path: Path) -> TestReport:
+    """A report file, or a kept run's (an EvalRun of `results/<slug>/` holds its report)."""
+    try:
+        return read_report(path)
+    except ReportError as not_a_report:
+        try:
+            return read_eval_run(path).report
+        except EvalRunError:
+            raise not_a_report from None
+
+
 def read_side(path: Path) -> RunSide:
-    """The run a report file, or a folder of shard reports, holds; raises ReportError."""
+    """The run a report file (or a kept run's file), or a folder of shard reports, holds;
+    raises ReportError."""
     paths = _report_files(path) if path.is_dir() else [path]
-    report = read_report(paths[0]) if len(paths) == 1 else merge_reports(paths)
+    report = _one_report(paths[0]) if len(paths) == 1 else merge_reports(paths)
     return report_side(report, paths, str(path))
