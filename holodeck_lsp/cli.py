@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
+from typer.core import TyperGroup
 
 from holodeck_lsp import __version__
 from holodeck_lsp.check.formats import DEFAULT_FORMAT, FORMATS
@@ -19,10 +20,12 @@ from holodeck_lsp.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.run_defaults import (
     COMPARE_FORMATS,
+    CORRECTIONS,
     DEFAULT_ALPHA,
     DEFAULT_GRADER_TIMEOUT,
     DEFAULT_LLM_TIMEOUT,
     FAIL_ON,
+    HISTORY_FORMAT_NAMES,
     REPORT_FORMATS,
 )
 from holodeck_lsp.validation.codes import (
@@ -41,7 +44,32 @@ if TYPE_CHECKING:
     from holodeck_lsp.check.results import CheckResult
     from holodeck_lsp.validation.validate import ValidationContext
 
+_COMMAND_LINE = "holodeck_lsp.command_line"
+
+
+class _Program(TyperGroup):
+    """The commands, keeping the arguments they were given (also when called in-process):
+    a kept run records its command line, as `holodeck test` records `sys.argv`."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: object,
+    ) -> click.Context:
+        given = list(args)
+        context = super().make_context(info_name, args, parent, **extra)
+        context.meta[_COMMAND_LINE] = given
+        return context
+
+
+def _command_line() -> tuple[str, ...]:
+    return tuple(click.get_current_context().meta.get(_COMMAND_LINE, ()))
+
+
 app = typer.Typer(
+    cls=_Program,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -263,6 +291,13 @@ def schema(
         output.write_text(text, encoding="utf-8")
 
 
+_HISTORY_DIR_HELP = (
+    "Keep the run in this folder instead of results/<slug>/ beside the agent file "
+    "(holodeck-lsp history reads it)."
+)
+_NO_HISTORY_HELP = "Keep no record of this run in the run history."
+
+
 @app.command()
 def run(
     agent_file: Annotated[
@@ -409,6 +444,8 @@ def run(
             "this suite's verdicts, instead of warning.",
         ),
     ] = False,
+    history_dir: Annotated[Path | None, typer.Option(help=_HISTORY_DIR_HELP)] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help=_NO_HISTORY_HELP)] = False,
 ) -> None:
     """Run the test cases; exit 0 all passed, 1 some failed, 2 configuration, 3 execution error."""
     from holodeck_lsp.runner.command import (
@@ -418,6 +455,7 @@ def run(
         RunOptions,
         run_command,
     )
+    from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions
 
     options = RunOptions(
         agent_file=agent_file,
@@ -452,6 +490,7 @@ def run(
             baseline=baseline,
             verbose=verbose,
             report_format=report_format,
+            keeping=KeepOptions(history_dir, not no_history, _command_line(), quiet),
         ),
     )
     raise typer.Exit(run_command(options, sys.stdout, sys.stderr))
@@ -470,11 +509,17 @@ def merge(
         bool,
         typer.Option("--allow-partial", help="Merge even when shards of the run are missing."),
     ] = False,
+    history_dir: Annotated[Path | None, typer.Option(help=_HISTORY_DIR_HELP)] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help=_NO_HISTORY_HELP)] = False,
 ) -> None:
     """Join the JSON reports of shards into one; exit 0 all passed, 1 some failed."""
     from holodeck_lsp.runner.command import merge_command
+    from holodeck_lsp.runner.report.run_keeping.keep_run import KeepOptions
 
-    code = merge_command(reports, list(output or []), sys.stdout, sys.stderr, allow_partial)
+    keeping = KeepOptions(history_dir, not no_history, _command_line())
+    code = merge_command(
+        reports, list(output or []), sys.stdout, sys.stderr, allow_partial, keeping
+    )
     raise typer.Exit(code)
 
 
@@ -483,8 +528,9 @@ def compare(
     base: Annotated[
         Path,
         typer.Argument(
-            help="The earlier run: a JSON report (of run, merge or holodeck test), or a "
-            "folder of shard reports."
+            help="The earlier run: a JSON report (of run, merge or holodeck test), a folder "
+            "of shard reports, or a history: a folder of kept runs (results/<slug>/, of run "
+            "or holodeck test) or the agent file whose runs they are."
         ),
     ],
     head: Annotated[Path, typer.Argument(help="The later run, as BASE.")],
@@ -511,9 +557,29 @@ def compare(
     alpha: Annotated[
         float,
         typer.Option(
-            help="With --repeat runs: a pass rate changed with p below this is beyond noise."
+            help="The gate's false-alarm rate: a pass rate fallen with p below it (adjusted "
+            "over the turns) is beyond noise."
         ),
     ] = DEFAULT_ALPHA,
+    correction: Annotated[
+        str,
+        typer.Option(
+            help="Over the turns tested: bh (Benjamini-Hochberg) or holm.",
+            click_type=click.Choice(list(CORRECTIONS)),
+        ),
+    ] = CORRECTIONS[0],
+    base_last: Annotated[
+        int | None,
+        typer.Option(help="BASE a history: pool only its latest N runs.", show_default=False),
+    ] = None,
+    base_since: Annotated[
+        str | None,
+        typer.Option(
+            help="BASE a history: pool only its runs made since this ISO 8601 date or time "
+            "(UTC unless it says otherwise).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs turn by turn; exit 0, 1 on a regression (--fail-on), 2 bad input."""
     from holodeck_lsp.runner.report.comparison.compare_command import (
@@ -521,8 +587,66 @@ def compare(
         compare_command,
     )
 
-    options = CompareOptions(base, head, output_format, output, fail_on, alpha)
+    options = CompareOptions(
+        base, head, output_format, output, fail_on, alpha, correction, base_last, base_since
+    )
     raise typer.Exit(compare_command(options, sys.stdout, sys.stderr))
+
+
+@app.command()
+def history(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="An agent file (its runs are in results/<slug>/ beside it) or a results folder."
+        ),
+    ],
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for a terminal, json (docs/history.schema.json), markdown, or html (one "
+            "self-contained page).",
+            click_type=click.Choice(list(HISTORY_FORMAT_NAMES)),
+        ),
+    ] = HISTORY_FORMAT_NAMES[0],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+    last: Annotated[int | None, typer.Option(help="Only the last N runs.")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only runs at or after this date or ISO 8601 time (UTC).")
+    ] = None,
+    prompt_version: Annotated[
+        list[str] | None,
+        typer.Option("--prompt-version", help="Only runs of this prompt version. Repeatable."),
+    ] = None,
+    model: Annotated[
+        list[str] | None, typer.Option(help="Only runs of this model (model.name). Repeatable.")
+    ] = None,
+    no_index: Annotated[
+        bool,
+        typer.Option("--no-index", help="Read every run file, ignoring the index of outcomes."),
+    ] = False,
+) -> None:
+    """The runs kept beside an agent (by run and holodeck test): pass rates, flaky turns."""
+    from holodeck_lsp.runner.report.history_views.history_command import (
+        HistoryOptions,
+        history_command,
+    )
+
+    options = HistoryOptions(
+        path=path,
+        output_format=output_format,
+        output=output,
+        last=last,
+        since=since,
+        prompt_versions=list(prompt_version or []),
+        models=list(model or []),
+        use_index=not no_index,
+    )
+    raise typer.Exit(history_command(options, sys.stdout, sys.stderr))
 
 
 def _print_version(asked: bool) -> None:

@@ -1,7 +1,9 @@
 """Replacing a file whole: the new bytes go to a temporary sibling, renamed over the target,
-so a reader never sees half a file and an old file is replaced only by a complete one.
+so a reader never sees half a file and an old file is replaced only by a complete one; and
+creating a file whole that never replaces another (a kept run).
 
-Standard library only: reports, `check --fix` and the server's code cache all write so.
+Standard library only: reports, `check --fix`, the server's code cache and the run history
+all write so.
 """
 
 from __future__ import annotations
@@ -45,3 +47,26 @@ def replace_whole(
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def create_whole(path: Path, data: bytes) -> bool:
+    """Write ``data`` as a new file ``path``, whole and flushed to disk, never replacing a
+    file: False when ``path`` exists (also when another process created it meanwhile)."""
+    fd, temporary = _sibling(path, NEW_FILE_MODE)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        try:
+            os.link(temporary, path)  # fails if the name is taken: no race, no overwrite
+        except FileExistsError:
+            return False
+        except OSError:  # a file system without hard links: the check and the rename race
+            if os.path.lexists(path):
+                return False
+            os.replace(temporary, path)
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)

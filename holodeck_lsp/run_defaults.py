@@ -10,6 +10,9 @@ DEFAULT_GRADER_TIMEOUT = 30.0  # seconds a code grader may take per call
 COMPARE_FORMATS = ("text", "markdown", "json")
 FAIL_ON = ("regressed", "any-change", "never")
 DEFAULT_ALPHA = 0.05
+# Over the turns of a suite: Benjamini-Hochberg (the false discovery rate; as strict as Holm
+# when nothing changed, and it flags more of the turns that did) or Holm (family-wise).
+CORRECTIONS = ("bh", "holm")  # the first is the default
 
 # `run --format`: what every `--output` is written as, whatever its extension (HoloDeck's
 # `holodeck test run --format` has the first two).
@@ -18,3 +21,6 @@ REPORT_FORMATS = ("json", "markdown", "junit", "html")
 # Where the differences between `run` and `holodeck test` are listed, for the lines that
 # name them (`run`'s warnings, `compare` across runners).
 DIFFERENCES_DOC = "docs/runner.md#differences-from-holodeck-test"
+
+# `history`: its output formats (the first is the default).
+HISTORY_FORMAT_NAMES = ("text", "json", "markdown", "html")

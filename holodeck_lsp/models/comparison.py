@@ -16,6 +16,9 @@ CHANGES: tuple[Change, ...] = (
     "removed",
 )
 Noise = Literal["beyond_noise", "within_noise", "not_enough_attempts"]
+# Which row of the gate's decision table (docs/compare.md) decided a turn whose rate moved.
+Rule = Literal["failed_every_attempt", "flaky_single_attempt", "exact_test", "too_few_attempts"]
+Correction = Literal["bh", "holm"]
 
 
 class _Compared(BaseModel):
@@ -30,7 +33,9 @@ class TurnOutcome(_Compared):
     )
     attempts: int = Field(..., ge=1, description="Attempts in which the turn ran.")
     passed_attempts: int = Field(..., ge=0, description="Attempts in which it passed.")
-    duration_ms: float = Field(..., ge=0, description="Time of the turn (mean over attempts).")
+    duration_ms: float | None = Field(
+        None, ge=0, description="Time of the turn (mean over attempts); none from a history."
+    )
     total_tokens: float | None = Field(
         None, description="Tokens the turn used (mean over attempts); none if not reported."
     )
@@ -62,18 +67,33 @@ class TurnChange(_Compared):
     )
     regression: bool = Field(
         ...,
-        description="A regression `--fail-on regressed` fails on: passed -> failed in runs of "
-        "one attempt; with --repeat, a pass rate fallen beyond noise.",
+        description="A regression `--fail-on regressed` fails on: BASE never failed the turn "
+        "and HEAD never passed it, or its pass rate fell beyond noise (see `rule`).",
     )
     p_value: float | None = Field(
         None,
-        description="Two-sided Fisher's exact test of the pass rates (with --repeat on a "
-        "side, when they differ).",
+        description="One-sided Fisher's exact test of the change of the pass rate, in the "
+        "direction it moved (when a side ran the turn more than once and the rates differ).",
+    )
+    adjusted_p: float | None = Field(
+        None,
+        description="The p-value adjusted over the turns tested (`gate.correction`); none for "
+        "a turn too few attempts could never show changed.",
     )
     noise: Noise | None = Field(
         None,
-        description="With --repeat on a side and the pass rates different: whether the change "
-        "is beyond noise (p < alpha), within it, or could not be told with so few attempts.",
+        description="When the pass rates differ and a test was made: beyond noise (adjusted "
+        "p below `gate.turn_alpha`), within it, or not enough attempts to tell.",
+    )
+    rule: Rule | None = Field(
+        None,
+        description="The row of the decision table that decided a turn whose rate moved: "
+        "failed_every_attempt, flaky_single_attempt, exact_test or too_few_attempts.",
+    )
+    detectable_drop: float | None = Field(
+        None,
+        description="A fall not beyond noise: the smallest fall of the pass rate (0-1) these "
+        "attempts would have caught with 80% power; none when no fall could be.",
     )
     base: TurnOutcome | None = Field(..., description="BASE's outcome; none for a new turn.")
     head: TurnOutcome | None = Field(..., description="HEAD's outcome; none for a removed turn.")
@@ -131,6 +151,12 @@ class RunSummary(_Compared):
     pass_rule: str = Field(..., description="The pass rule of repeated attempts.")
     interrupted: bool = Field(False, description="The run stopped early.")
     not_run: list[str] = Field(default_factory=list, description="Cases it did not run.")
+    runs: int = Field(
+        1, ge=1, description="Runs pooled: 1 for a report, the runs kept of a history."
+    )
+    first_timestamp: str | None = Field(
+        None, description="A history: when its earliest run kept was made."
+    )
 
 
 class ChangeCounts(_Compared):
@@ -152,14 +178,60 @@ class ChangeCounts(_Compared):
     )
 
 
+class SuiteChange(_Compared):
+    """The suite's pass rate on both sides: the turns matched on both, paired, with the
+    standard error clustered by test case."""
+
+    turns: int = Field(..., ge=0, description="Turns run on both sides.")
+    cases: int = Field(..., ge=0, description="Test cases they are in (the clusters).")
+    base_rate: float = Field(..., description="Mean of the turns' pass rates in BASE.")
+    head_rate: float = Field(..., description="Mean of the turns' pass rates in HEAD.")
+    difference: float = Field(..., description="head_rate - base_rate.")
+    standard_error: float | None = Field(
+        None, description="Of the difference, clustered by test case; none under two cases."
+    )
+    p_value: float | None = Field(
+        None, description="One-sided (a fall), Student's t on cases - 1 degrees of freedom."
+    )
+    regression: bool = Field(
+        ..., description="The suite's pass rate fell beyond noise (p below `gate.suite_alpha`)."
+    )
+    detectable_drop: float | None = Field(
+        None, description="The smallest fall of the suite's pass rate caught with 80% power."
+    )
+
+
+class Gate(_Compared):
+    """How the regressions were told from noise."""
+
+    correction: Correction = Field(
+        ..., description="Over the turns tested: bh (Benjamini-Hochberg) or holm."
+    )
+    turn_alpha: float = Field(..., description="The turns' share of alpha (half).")
+    suite_alpha: float = Field(..., description="The suite's share of alpha (the other half).")
+    tested: int = Field(
+        ...,
+        ge=0,
+        description="Turns tested for a fall: those whose failures could show a fall beyond "
+        "noise (the smallest p-value their margins allow is below turn_alpha).",
+    )
+    lone_level: float = Field(
+        ...,
+        description="The p-value a fall must be under when it is the only one: turn_alpha / "
+        "tested (turn_alpha when none is).",
+    )
+
+
 class Comparison(_Compared):
     """`holodeck-lsp compare BASE HEAD --format json`."""
 
-    version: Literal[1] = Field(1, description="Version of this format.")
-    alpha: float = Field(..., description="Significance level of the noise test.")
+    version: Literal[2] = Field(2, description="Version of this format.")
+    alpha: float = Field(..., description="The gate's false-alarm rate (`--alpha`).")
     base: RunSummary = Field(..., description="The earlier run (e.g. the main branch's).")
     head: RunSummary = Field(..., description="The later run (e.g. the pull request's).")
     turns: ChangeCounts = Field(..., description="Turns counted by change.")
+    gate: Gate = Field(..., description="How regressions were told from noise.")
+    suite: SuiteChange = Field(..., description="The suite's pass rate on both sides.")
     metrics: list[MetricChange] = Field(
         default_factory=list, description="Each metric's mean score over the run."
     )

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from holodeck_lsp.exit_codes import EXIT_EXECUTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
 from holodeck_lsp.run_defaults import DEFAULT_GRADER_TIMEOUT
@@ -59,6 +60,12 @@ from holodeck_lsp.runner.report.from_report import emit_report
 from holodeck_lsp.runner.report.progress import make_progress
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report
 from holodeck_lsp.runner.report.run_counts import planned_counts
+from holodeck_lsp.runner.report.run_keeping.keep_run import (
+    KeepOptions,
+    history_before,
+    keep_merged_run,
+    keep_run,
+)
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.report.test_report import (
     RecordedReport,
@@ -124,6 +131,7 @@ class ReportOptions:
     baseline: Path | None = None  # `--baseline`: an earlier run's report, compared with
     verbose: bool = False  # `-v`: every test case's line, each turn's assertions and metrics
     report_format: str | None = None  # `--format`: every output in this format
+    keeping: KeepOptions = field(default_factory=KeepOptions)  # the run history (`results/`)
 
 
 @dataclass
@@ -402,8 +410,12 @@ def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
     built = _report(plan, options=options, done=done, duration=duration)
     report = built.report
     comparison = _comparison(plan, report=report)
-    problems = _write_outputs(plan, built=built, comparison=comparison, secrets=run.secrets)
+    history = _history_before(plan, options=options)
+    problems = _write_outputs(
+        plan, built=built, comparison=comparison, secrets=run.secrets, history=history
+    )
     _print_summary(report, comparison=comparison, out=out)
+    _keep(plan, options=options, report=report, run=run, out=out)
     return _verdict(report, done=done, problems=problems, events=events, err=run.err)
 
 
@@ -508,14 +520,37 @@ def _comparison(plan: RunPlan, *, report: TestReport) -> Comparison | None:
     return compare_runs(before, _this_run(report, plan.outputs))
 
 
+def _history_before(plan: RunPlan, *, options: RunOptions) -> Standings | None:
+    """The runs kept before this one, for the HTML report to show each turn's record."""
+    return history_before(
+        plan.outputs.reports,
+        agent_file=options.agent_file,
+        agent_name=plan.collected.suite.agent.name,
+        options=options.report.keeping,
+        chosen=plan.outputs.report_format,
+    )
+
+
 def _write_outputs(
-    plan: RunPlan, *, built: RecordedReport, comparison: Comparison | None, secrets: Secrets
+    plan: RunPlan,
+    *,
+    built: RecordedReport,
+    comparison: Comparison | None,
+    secrets: Secrets,
+    history: Standings | None = None,
 ) -> list[str]:
     """The reports (rendered from the records this run built) and the recording; what
     could not be written."""
     outputs = plan.outputs
-    problems = write_reports(built.report, built.records, outputs.reports, secrets=secrets,
-                             baseline=comparison, chosen=outputs.report_format)
+    problems = write_reports(
+        built.report,
+        built.records,
+        outputs.reports,
+        secrets=secrets,
+        baseline=comparison,
+        chosen=outputs.report_format,
+        history=history,
+    )
     recorder, recording = plan.stack.recorder, plan.outputs.recording
     if recorder is not None and recording is not None:
         try:
@@ -534,6 +569,23 @@ def _print_summary(report: TestReport, *, comparison: Comparison | None, out: Te
         out.write(judged + "\n")
     if comparison is not None:
         out.write("".join(line + "\n" for line in baseline_lines(comparison)))
+
+
+def _keep(
+    plan: RunPlan, *, options: RunOptions, report: TestReport, run: RunContext, out: TextIO
+) -> None:
+    """The run kept in its history (`results/<slug>/` beside the agent file): a warning,
+    never the exit code, when it cannot be; a shard keeps nothing (`merge` does)."""
+    keep_run(
+        report,
+        agent=plan.collected.suite.agent,
+        agent_file=options.agent_file,
+        options=options.report.keeping,
+        secrets=run.secrets,
+        out=out,
+        err=run.err,
+        shard=plan.collected.shard,
+    )
 
 
 def _verdict(
@@ -569,6 +621,7 @@ def merge_command(
     out: TextIO,
     err: TextIO,
     allow_partial: bool = False,
+    keeping: KeepOptions | None = None,
 ) -> int:
     """The whole `merge` command; returns the exit code."""
     secrets = Secrets(environment_secrets(os.environ))
@@ -592,4 +645,6 @@ def merge_command(
     judged = ledger_line(report.environment)
     if judged is not None:
         out.write(judged + "\n")
+    keeping = keeping or KeepOptions()
+    keep_merged_run(report, paths=paths, options=keeping, secrets=secrets, out=out, err=err)
     return EXIT_OK if report.summary.failed == 0 else EXIT_FAILED

@@ -16,7 +16,9 @@ from holodeck_lsp.named_files import NotReadable, resolve
 from holodeck_lsp.validation.project import project_root
 
 DEFAULT_RECORDING = "replay.jsonl"
-_EVENTS = ("--events", "-", "-q")
+# Events on stdout, nothing else printed there; the editor's runs (a case, a turn, a replay
+# clicked again and again) stay out of the suite's run history.
+_EVENTS = ("--events", "-", "-q", "--no-history")
 
 # live: call the model; replay: answer every turn from the recording; record: call the
 # model and write the recording.

@@ -15,6 +15,7 @@ from pygls.exceptions import JsonRpcContentModified
 from holodeck_lsp.server import timing
 from holodeck_lsp.server.capabilities import ClientFeatures
 from holodeck_lsp.server.jobs import MAX_TEXT, Snapshot, is_holodeck_language
+from holodeck_lsp.server.kept_runs import KeptRuns
 from holodeck_lsp.server.open_documents import Document, Documents
 from holodeck_lsp.server.run_results import RunResults
 from holodeck_lsp.server.settings import Settings
@@ -54,6 +55,8 @@ class Session:
         self.shut_down = False
         # The last run of each document, from "Run case" or a report (features/runs.py).
         self.run_results = RunResults()
+        # Each case's and turn's record over the runs kept beside its agent (kept_runs.py).
+        self.kept_runs = KeptRuns()
 
     @property
     def encoding(self) -> str:
@@ -158,3 +161,4 @@ class Session:
         self.shut_down = True
         self.scheduler.stop()
         self.queries.stop()
+        self.kept_runs.stop()

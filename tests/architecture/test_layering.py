@@ -1,8 +1,9 @@
 """The package's arrows point one way: {named_files, isolation} <- models <- validation <-
-editing <- {check, schema, server, runner} <- cli <- __main__, with no import cycle and no
-arrow between siblings. Inside the runner the stages point one way too: services <- tools <-
-backends <- collect <- score <- execute <- report <- command. No package has a cycle among
-its parts (a part: a module of it, or a subpackage with everything below it).
+{editing, history} <- {check, schema, server, runner} <- cli <- __main__, with no import
+cycle and no arrow between siblings. Inside the runner the stages point one way too:
+services <- tools <- backends <- collect <- score <- execute <- report <- command. No
+package has a cycle among its parts (a part: a module of it, or a subpackage with
+everything below it).
 
 Read from the source (every import, including those inside functions and under
 TYPE_CHECKING), so a lazy import cannot hide an arrow.
@@ -37,7 +38,9 @@ LAYERS = [
     # (control characters, Markdown code, cuts)
     {"models", "graders", "exit_codes", "run_defaults", "install_hints", "hygiene"},
     {"validation"},
-    {"editing"},
+    # editing: editor queries on one document; history: the runs kept in results/<slug>/,
+    # read by the runner and the server alike
+    {"editing", "history"},
     {"check", "schema", "server", "runner"},
     {"cli"},
     # the program: `serve` straight to the server (no typer to load), the rest to cli

@@ -17,7 +17,7 @@ may come in any order: test cases that run concurrently print as they finish). A
 
 Every command runs in a scratch folder holding a copy of `examples/`, never in the
 repository, with a scratch HOME. What is normalised before comparing, and only that:
-durations, and the scratch folder's path.
+durations, the scratch folder's path, and the time in the name of a run `run` keeps.
 
     python -m tests.docs.examples [--program PATH] [FILE.md ...]
 
@@ -46,6 +46,8 @@ _MARKER = re.compile(r"^<!--\s*docs-example(?::\s*(?P<settings>.*?))?\s*-->\s*$"
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,})(?P<info>.*)$")
 # A command's measured time: "7 ms", "in 0.02 s".
 _DURATION = re.compile(r"\b\d+(?:\.\d+)? (?:ms|s)\b")
+# The name of a kept run: its report's timestamp (`run kept: results/x/2026-...json`).
+_KEPT_RUN = re.compile(r"\brun kept: (.*/)?\d{4}-\d\d-\d\dT[0-9.+-]+\.json$")
 TIMEOUT = 120  # seconds per command: a hang fails the example, never the whole suite
 
 
@@ -175,6 +177,7 @@ def normalise(lines: list[str], scratch: Path) -> list[str]:
     out = []
     for line in lines:
         line = line.replace(str(scratch) + os.sep, "").replace(str(scratch), ".")
+        line = _KEPT_RUN.sub(lambda m: f"run kept: {m.group(1) or ''}<time>.json", line)
         out.append(_DURATION.sub("<duration>", line).rstrip())
     return out
 

@@ -69,6 +69,7 @@ EXPECTED_TEXT = """\
 BASE base/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 6/8 test case(s) passed, TIME
 HEAD head/report.json: holodeck-lsp 0.1.0 (HoloDeck 0.7.1), 6/8 test case(s) passed, TIME
 turns: 1 regressed, 1 fixed, 1 still failing, 5 still passing, 3 new, 2 removed
+suite: turn pass rate 75.0% -> 75.0% (+0.0 points, SE 19.4, a fall of 67.6 points would be caught)
 
 Regressions (1):
   breaks, turn 1: passed -> failed: metric `equality` failed: score 0: not the ground truth
@@ -174,6 +175,7 @@ def test_holodecks_own_report_is_a_base(tmp_path: Path, monkeypatch: pytest.Monk
         "documented differences are in docs/runner.md#differences-from-holodeck-test, and `run` "
         "warns about those a suite meets\n"
         "turns: 0 regressed, 1 fixed, 0 still failing, 2 still passing, 0 new, 0 removed\n"
+        "suite: turn pass rate 66.7% -> 100.0% (+33.3 points, SE 22.2, no fall could be caught)\n"
         "\n"
         "Fixed (1):\n"
         "  cash change, turn 1: failed -> passed\n"

@@ -31,6 +31,7 @@ EXPECTED_MARKDOWN = """\
 | test cases passed | 6/8 | 6/8 | +0 |
 | duration | N s | N s | N s |
 | tokens | 120 | 132 | +12 |
+| turn pass rate | 75.0% | 75.0% | +0.0 points (SE 19.4) |
 
 Turns: 1 regressed, 1 fixed, 1 still failing, 5 still passing, 3 new, 2 removed.
 
@@ -107,9 +108,9 @@ def test_markdown_is_a_comment_with_the_regressions_first(runs: tuple[Path, Path
 def _schema() -> dict[str, object]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://holodeck-lsp.invalid/compare/1",
+        "$id": "https://holodeck-lsp.invalid/compare/2",
         **Comparison.model_json_schema(),
-        "title": "holodeck-lsp compare --format json, version 1",
+        "title": "holodeck-lsp compare --format json, version 2",
     }
 
 

@@ -33,12 +33,16 @@ def test_the_example_replays_offline_and_passes(
         "-o",
         report,
         "--no-user-config",
+        "--history-dir",
+        tmp_path / "history",
     )
     assert code == 0, err
-    summary, judged = out.splitlines()
+    summary, judged, kept = out.splitlines()
     assert summary.startswith("3 test case(s) run (10 turn(s)): 3 passed, 0 failed (100%)")
     # The geval metric's judge answered from the recording too.
     assert judged == "judge: 10 call(s), 2,754 token(s) (2,414 prompt, 340 completion)"
+    (run,) = (tmp_path / "history").iterdir()
+    assert kept == f"run kept: {run}"
     data = json.loads(report.read_text())
     assert [len(r["turns"]) for r in data["results"]] == [4, 3, 3]
     assert data["summary"]["average_scores"] == pytest.approx(

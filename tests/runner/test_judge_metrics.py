@@ -431,7 +431,11 @@ def test_merged_shards_add_up_judge_calls(tmp_path: Path) -> None:
     merged = tmp_path / "merged.json"
     code, out, _ = invoke("merge", *shards, "-o", merged)
     assert code == 0
-    assert out.splitlines()[1:] == ["judge: 4 call(s), 480 token(s) (400 prompt, 80 completion)"]
+    judged, kept = out.splitlines()[1:]
+    assert judged == "judge: 4 call(s), 480 token(s) (400 prompt, 80 completion)"
+    # The shards kept nothing; the merged run is kept once.
+    (run,) = (tmp_path / "results" / "judged").iterdir()
+    assert kept == f"run kept: {run}"
     assert json.loads(merged.read_text())["environment"]["judge_calls"] == "4"
 
 

@@ -159,8 +159,9 @@ def test_every_line_and_report_names_test_cases_attempts_and_turns(tmp_path: Pat
     assert err.splitlines()[0] == (
         "running 1 test case(s), 3 attempt(s) each (3 attempt(s), 9 turn(s))"
     )
-    summary, repeat = stdout.splitlines()
+    summary, repeat, kept = stdout.splitlines()
     assert summary.startswith("1 test case(s) run (3 attempt(s), 9 turn(s)): 0 passed, 1 failed")
+    assert kept.startswith(f"run kept: {tmp_path / 'results'}")
     assert repeat == (
         "repeat 3: 0 of 1 test case(s) passed every attempt, 1 at least once; 1 flaky: case 2"
     )

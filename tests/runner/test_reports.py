@@ -493,8 +493,11 @@ def test_exit_codes_and_summary_line(tmp_path: Path) -> None:
     path = write(tmp_path, {"agent.yaml": JUNIT_CASES, "scripted.py": JUNIT_AGENT})
     code, out, _ = invoke("run", path, "--agent", "scripted:factory", "-k", "single")
     assert code == 0
+    kept = tmp_path / "results" / "ci"
     assert re.fullmatch(
-        r"1 test case\(s\) run \(1 turn\(s\)\): 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n", out
+        r"1 test case\(s\) run \(1 turn\(s\)\): 1 passed, 0 failed \(100%\) in \d+\.\d\d s\n"
+        + f"run kept: {re.escape(str(kept))}/[0-9T.+-]+\\.json\n",
+        out,
     )
     assert invoke("run", path, "--agent", "scripted:factory", "-q")[0] == 1
     assert invoke("run", path, "--agent", "scripted:broken", "-q")[0] == 3

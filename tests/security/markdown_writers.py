@@ -133,6 +133,33 @@ def show_report(reports: Reports) -> list[str]:
     return texts
 
 
+def history(reports: Reports) -> list[str]:
+    """`history FOLDER --format markdown`: each report kept as a run (an EvalRun around it,
+    whose metadata holds the report's text too: prompt version, model, commit, ...), in a
+    folder of its own. A run `history` leaves out (one sentence on stderr) is refused."""
+    texts = []
+    for source in reports.both:
+        report = json.loads(source.read_text(encoding="utf-8"))
+        text = report["agent_name"]  # the payload, as this field holds it
+        metadata = {
+            "agent_config": {"name": text, "model": {"name": text}},
+            "prompt_version": {"version": text, "author": text, "description": text,
+                               "tags": [text], "source": "file", "file_path": text,
+                               "body_hash": "0" * 64, "extra": {text: text}},
+            "holodeck_version": text,
+            "cli_args": [text],
+            "git_commit": text,
+        }  # fmt: skip
+        folder = reports.folder / f"history-{source.stem}"
+        folder.mkdir()
+        (folder / "run.json").write_text(json.dumps({"report": report, "metadata": metadata}))
+        code, out, err = invoke("history", folder, "--format", "markdown")
+        if code != 0 or err:  # left out, in one sentence naming the file and the field
+            raise Refused(err)
+        texts.append(out)
+    return texts
+
+
 Writer = Callable[[Reports], list[str]]
 WRITERS: dict[str, Writer] = {
     "run": run_report,
@@ -140,4 +167,5 @@ WRITERS: dict[str, Writer] = {
     "compare": compare,
     "run --baseline": run_baseline,
     "hover": show_report,
+    "history": history,
 }

@@ -203,7 +203,7 @@ async def test_hover_shows_model_text_as_code(tmp_path: Path, markdown: bool) ->
     with FakeModelServer(script) as server:
         agent = hostile(folder, server.url)
         code, _, err = await asyncio.to_thread(
-            invoke, "run", agent, "-q", "--no-user-config", "-o", report
+            invoke, "run", agent, "-q", "--no-user-config", "--no-history", "-o", report
         )
     assert code == 1, err
     capabilities = pull_capabilities()

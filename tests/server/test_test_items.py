@@ -149,7 +149,7 @@ async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
         assert items["recording"] == str(folder / "replay.jsonl")
         turn = {"textDocument": doc, "case": 0, "upToTurn": 1}
         replay = await request(client, "holodeck/runArguments", {**turn, "mode": "replay"})
-        events = ["--events", "-", "-q"]
+        events = ["--events", "-", "-q", "--no-history"]
         assert replay == {
             "args": ["run", str(agent), *events, "--case", "0", "--up-to-turn", "1",
                      "--replay", str(folder / "replay.jsonl")],

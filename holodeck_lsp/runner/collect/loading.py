@@ -147,9 +147,11 @@ def load_suite(
     env: Mapping[str, str] | None = None,
     user_config: bool = True,
     secrets_needed: bool = True,
+    import_code: bool = True,
 ) -> LoadedSuite:
     """Substitute, validate and import; raises `ConfigError` for anything that stops a run.
-    ``secrets_needed=False`` (a replay) spares unset variables in secret fields."""
+    ``secrets_needed=False`` (a replay) spares unset variables in secret fields;
+    ``import_code=False`` (`merge` keeping a sharded run) imports no grader."""
     context = ValidationContext(
         user_config_dir=user_config_dir() if user_config else None,
         search_paths=[path.parent, Path.cwd()],  # as `check` resolves graders
@@ -179,7 +181,7 @@ def load_suite(
         shown_files = {file: shown(file, ds) for file, ds in by_file.items() if ds}
         lines = [] if shown_files else [f"{path}: error: not an agent file"]
         raise ConfigError(lines, shown_files)
-    graders = import_graders(result.agent, path)
+    graders = import_graders(result.agent, path) if import_code else {}
     execution = _execution(result.agent, result.config_execution)
     tools = result.agent.tools or []
     origins = {

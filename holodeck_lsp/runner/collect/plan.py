@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+# How a case is named in output: the history names cases so too.
+from holodeck_lsp.history.case_keys import case_label as case_label
 from holodeck_lsp.models.agent import Agent
 from holodeck_lsp.models.evaluation import MetricConfig
 from holodeck_lsp.models.test_case import ExpectedTool, FileInput, TestCaseModel
@@ -26,11 +28,6 @@ class PlannedTurn:
     def metric_path(self, position: int) -> YamlPath:
         """Where the metric at ``position`` of ``metrics`` is written."""
         return (*self.metrics_at, position)
-
-
-def case_label(name: str | None, index: int) -> str:
-    """How a test case is named in output: its name, else its place in the suite."""
-    return name if name is not None else f"test_cases[{index}]"
 
 
 @dataclass(frozen=True)

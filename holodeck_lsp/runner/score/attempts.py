@@ -13,31 +13,11 @@ from dataclasses import replace
 from math import comb
 from statistics import fmean, pstdev
 
+# The rule itself lives with the history, which applies a run's rule to its turns too.
+from holodeck_lsp.history.pass_rule import parse_pass_rule as parse_pass_rule
+from holodeck_lsp.history.pass_rule import rule_passes as rule_passes
 from holodeck_lsp.models.test_result import RepeatedCase, ScoreSpread, TestResult
 from holodeck_lsp.runner.score.rollup import CaseOutcome
-
-
-def parse_pass_rule(text: str) -> float:
-    """The share of attempts that must pass: `all` is 1, `any` is just above 0."""
-    if text == "all":
-        return 1.0
-    if text == "any":
-        return 0.0
-    try:
-        share = float(text)
-    except ValueError:
-        share = -1.0
-    if not 0.0 < share <= 1.0:
-        raise ValueError(f"--pass-rule is all, any or a fraction in (0, 1], got {text!r}")
-    return share
-
-
-def rule_passes(passed: int, attempts: int, share: float) -> bool:
-    if attempts == 0:
-        return False
-    if share == 0.0:  # any
-        return passed > 0
-    return passed >= share * attempts - 1e-9
 
 
 def pass_hat(passed: int, attempts: int, k: int) -> float:

@@ -39,17 +39,18 @@ __all__ = [
 # Shorter values would mask ordinary words; real keys are far longer.
 MIN_SECRET = 6
 # A credential as a header or a field, in any text a service may echo back. Left alone:
-# a value masked already, and a `${VAR}` reference as the whole value (an agent file's line
-# as written: a name, not a secret).
+# a value masked already (ours, or HoloDeck's `***` in a kept run's configuration), and a
+# `${VAR}` reference as the whole value (an agent file's line as written: a name, not a
+# secret).
 _CREDENTIAL = re.compile(
     r"""(?ix)
     (?P<name>\b(?:authorization|proxy-authorization|x-api-key|api-key|api_key|apikey)
     ["']?\s*[:=]\s*["']?
     (?!(?:(?:bearer|basic|token)\s+)?(?:"""
     + re.escape(MASK)
-    + "|"
+    + "|(?:\\*{3}|"
     + ENV_REF.pattern
-    + r"""(?:[\s"',;}\]\\]|$)))
+    + r""")(?:[\s"',;}\]\\]|$)))
     (?:(?:bearer|basic|token)\s+)?)
     [^\s"',;}\]\\]+
     """

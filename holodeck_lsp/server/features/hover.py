@@ -1,12 +1,15 @@
-"""Hover: the documentation of the field under the cursor."""
+"""Hover: the documentation of the field under the cursor; within a test case or turn, its
+last run and its record over the runs kept beside its agent."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
+from holodeck_lsp.server.kept_runs import hover_text, located
+from holodeck_lsp.server.open_documents import Document
 from holodeck_lsp.server.routes import Route
 from holodeck_lsp.server.session import Session
-from holodeck_lsp.validation.file_kinds import kind_of_text
+from holodeck_lsp.validation.file_kinds import Kind, kind_of_text
 
 
 async def hover(session: Session, params: types.HoverParams) -> types.Hover | None:
@@ -21,11 +24,13 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
     found = await session.query(doc, hover_at, doc.text, line, character, kind)
     markdown = session.features.hover_markdown
     last_run = session.run_results.hover(doc.uri, line, markdown)
-    if found is None and last_run is None:
+    history = await _history(session, doc, line, kind, markdown)
+    if found is None and last_run is None and history is None:
         return None
     text = (found.markdown if markdown else found.plain) if found is not None else ""
-    if last_run is not None:  # the last run of the case or turn under the cursor
-        text = f"{text}\n\n---\n\n{last_run}" if text else last_run
+    for more in (last_run, history):  # the case or turn under the cursor: its runs
+        if more is not None:
+            text = f"{text}\n\n---\n\n{more}" if text else more
     contents = types.MarkupContent(
         types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText, text
     )
@@ -36,6 +41,29 @@ async def hover(session: Session, params: types.HoverParams) -> types.Hover | No
         contents,
         positions.range_to_lsp((r.start.line, r.start.character), (r.end.line, r.end.character)),
     )
+
+
+async def _history(
+    session: Session, doc: Document, line: int, kind: Kind | None, markdown: bool
+) -> str | None:
+    """The record of the case or turn at ``line`` over the runs kept beside its agent (the
+    document, or the open agent whose `test_cases_file` it is)."""
+    if kind == "agent":
+        agent, text, standalone = doc.path, doc.text, False
+    else:
+        owners = [d for d in map(session.documents.get, session.scheduler.owners_of(doc.path)) if d]
+        if not owners:
+            return None
+        agent, text, standalone = owners[0].path, owners[0].text, True
+    standings = await session.kept_runs.for_agent(agent, text)
+    if standings is None:
+        return None
+    where = await session.query(doc, located, doc.text, line, standalone)
+    if where is None:
+        return None
+    key, turn = where
+    standing = standings.of(key, turn)
+    return hover_text(standing, turn, markdown) if standing is not None else None
 
 
 ROUTES = [Route(types.TEXT_DOCUMENT_HOVER, hover)]

@@ -7,6 +7,8 @@ failure locations come from the same parse as the diagnostics:
   the ranges are in); `recording` the suite's recording (the client's `recording` setting,
   else `run.replay`, else `replay.jsonl` beside the suite: server/run_command_line.py);
   `cases` empty when it has none; null when its text does not parse (keep the last items);
+  a case or turn with a record over the runs kept beside the agent has `history: {runs,
+  passed, flaky, failingSince, text}` (server/kept_runs.py);
 - `holodeck/fieldLocations` `{textDocument, paths}` -> one location `{uri, range}` or null
   per field path of `run --events` (`test_cases[0].turns[1].ground_truth`, in the agent's
   terms), where a result about that field is shown (as the run's diagnostics are placed);
@@ -36,8 +38,11 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
+from holodeck_lsp.history.case_keys import CaseKey
+from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
+from holodeck_lsp.server.kept_runs import document_keys
 from holodeck_lsp.server.open_documents import uri_path
 from holodeck_lsp.server.positions import PositionMap
 from holodeck_lsp.server.routes import Refused, Route
@@ -138,9 +143,11 @@ def _plain(r: types.Range) -> dict[str, Any]:
     }
 
 
-def items(agent: Source, side: Source | None, encoding: str) -> dict[str, Any] | None:
+def items(
+    agent: Source, side: Source | None, encoding: str, standings: Standings | None = None
+) -> dict[str, Any] | None:
     """The answer to `holodeck/testItems` (run on the query worker); ``side`` is the
-    agent's `test_cases_file`."""
+    agent's `test_cases_file`; ``standings``, the records over the runs kept beside it."""
     cases = suite_items(agent.text)
     where = agent
     if cases == [] and side is not None:
@@ -149,12 +156,17 @@ def items(agent: Source, side: Source | None, encoding: str) -> dict[str, Any] |
         return None
     positions = PositionMap(where.text, encoding)
 
-    def turn(symbol: Symbol) -> dict[str, Any]:
+    def history(key: CaseKey, turn: int | None) -> dict[str, Any]:
+        standing = standings.of(key, turn) if standings is not None else None
+        return {"history": standing.as_json()} if standing is not None else {}
+
+    def turn(symbol: Symbol, key: CaseKey) -> dict[str, Any]:
         return {
             "index": symbol.index,
             "label": symbol.name,
             "detail": symbol.detail,
             "range": _range(positions, symbol.range),
+            **history(key, symbol.index),
         }
 
     return {
@@ -166,9 +178,10 @@ def items(agent: Source, side: Source | None, encoding: str) -> dict[str, Any] |
                 "detail": case.detail,
                 "range": _range(positions, case.range),
                 "selection": _range(positions, case.selection),
-                "turns": [turn(child) for child in case.children],
+                "turns": [turn(child, key) for child in case.children],
+                **history(key, None),
             }
-            for case in cases
+            for case, key in zip(cases, document_keys(cases), strict=True)
         ],
     }
 
@@ -195,11 +208,13 @@ def _location(source: Source, found: types.Range) -> dict[str, Any]:
     return {"uri": source.uri, "range": _plain(found)}
 
 
-def _items_job(opened: Opened, uri: str, encoding: str) -> dict[str, Any] | None:
+def _items_job(
+    opened: Opened, uri: str, encoding: str, standings: Standings | None
+) -> dict[str, Any] | None:
     agent = opened.read(uri)
     if agent is None:
         return None
-    return items(agent, _cases_file(opened, agent), encoding)
+    return items(agent, _cases_file(opened, agent), encoding, standings)
 
 
 def _locations_job(
@@ -223,7 +238,12 @@ def _recording(session: Session, params: Any, agent: Path) -> Path:
 
 async def test_items(session: Session, params: Any) -> dict[str, Any] | None:
     uri = _agent_uri(params)
-    job = session.queries.submit(_items_job, Opened.of(session), uri, session.encoding)
+    opened = Opened.of(session)
+    source = opened.by_uri.get(uri)
+    standings = await session.kept_runs.for_agent(
+        uri_path(uri), source.text if source is not None else None
+    )
+    job = session.queries.submit(_items_job, opened, uri, session.encoding, standings)
     found: dict[str, Any] | None = await asyncio.wrap_future(job)
     if found is not None:
         found["recording"] = str(_recording(session, params, uri_path(uri)))

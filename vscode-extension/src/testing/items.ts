@@ -3,7 +3,10 @@
 
 import * as vscode from 'vscode';
 
-import type { ServerRange, SuiteItems } from './protocol';
+import type { ServerHistory, ServerRange, SuiteItems } from './protocol';
+
+/** The tag of a case or turn that both passed and failed in the last runs kept beside its agent. */
+export const FLAKY = new vscode.TestTag('flaky');
 
 /** Where an item stands: its file, and the case and turn when it is one. */
 export interface ItemPlace {
@@ -38,13 +41,20 @@ export function toRange(range: ServerRange): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
+/** An item's description: its detail, and when it is flaky, its record over the last runs. */
+function mark(item: vscode.TestItem, detail: string, history: ServerHistory | undefined): void {
+  const flaky = history?.flaky === true;
+  item.description = flaky ? `${detail} · flaky: ${history.text}` : detail;
+  item.tags = flaky ? [FLAKY] : [];
+}
+
 /** Replaces the file item's children with the suite's cases and turns (maybe in its `test_cases_file`). */
 export function fillSuite(controller: vscode.TestController, file: vscode.TestItem, suite: SuiteItems): void {
   const uri = vscode.Uri.parse(suite.uri);
   const cases = suite.cases.map((found) => {
     const item = controller.createTestItem(itemId({ uri: file.id, caseIndex: found.index }), found.label, uri);
     item.range = toRange(found.range);
-    item.description = found.detail;
+    mark(item, found.detail, found.history);
     item.children.replace(
       found.turns.map((turn) => {
         const child = controller.createTestItem(
@@ -53,7 +63,7 @@ export function fillSuite(controller: vscode.TestController, file: vscode.TestIt
           uri,
         );
         child.range = toRange(turn.range);
-        child.description = turn.detail;
+        mark(child, turn.detail, turn.history);
         return child;
       }),
     );

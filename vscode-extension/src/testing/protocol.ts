@@ -28,11 +28,24 @@ export interface ServerLocation {
   range: ServerRange;
 }
 
+/** A case's or turn's record over the last runs kept beside its agent (`results/<slug>/`). */
+export interface ServerHistory {
+  runs: number;
+  passed: number;
+  /** It both passed and failed. */
+  flaky: boolean;
+  /** When the failing it ends on began (UTC), else null. */
+  failingSince: string | null;
+  /** `passed 17 of the last 20 run(s); flaky`. */
+  text: string;
+}
+
 export interface ServerTurn {
   index: number;
   label: string;
   detail: string;
   range: ServerRange;
+  history?: ServerHistory;
 }
 
 export interface ServerCase {
@@ -41,6 +54,7 @@ export interface ServerCase {
   detail: string;
   range: ServerRange;
   turns: ServerTurn[];
+  history?: ServerHistory;
 }
 
 /** The answer of `holodeck/testItems`; null when the text does not parse (keep what is shown). */

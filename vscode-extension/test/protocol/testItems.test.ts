@@ -91,7 +91,7 @@ describe('the Testing view\'s requests to holodeck-lsp', { skip }, () => {
       }),
     );
     assert.deepEqual(found, {
-      args: ['run', FIXTURE, '--events', '-', '-q', '--case', '0', '--up-to-turn', '1', '--replay', recording],
+      args: ['run', FIXTURE, '--events', '-', '-q', '--no-history', '--case', '0', '--up-to-turn', '1', '--replay', recording],
       cwd: dirname(FIXTURE),
       recording,
     });

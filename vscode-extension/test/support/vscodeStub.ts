@@ -137,9 +137,14 @@ export class FakeCollection {
   }
 }
 
+export class TestTag {
+  constructor(readonly id: string) {}
+}
+
 export class FakeItem {
   range?: Range;
   description?: string;
+  tags: TestTag[] = [];
   canResolveChildren = false;
   readonly children = new FakeCollection();
   constructor(readonly id: string, readonly label: string, readonly uri: Uri | undefined) {}
@@ -224,6 +229,7 @@ const vscode = {
   Range,
   Location,
   TestMessage,
+  TestTag,
   TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
   tests: {
     createTestController(id: string, label: string): FakeController {

@@ -136,6 +136,37 @@ describe('the Testing view', () => {
     tests.dispose();
   });
 
+  it('marks the flaky cases and turns of the runs kept beside the suite', async () => {
+    const flaky = { runs: 4, passed: 2, flaky: true, failingSince: '2026-12-07 03:04:35', text: 'passed 2 of the last 4 run(s); flaky; failing since 2026-12-07 03:04:35' };
+    const steady = { runs: 4, passed: 4, flaky: false, failingSince: null, text: 'passed 4 of the last 4 run(s)' };
+    const [first, second] = SUITE.cases;
+    server.suite = {
+      ...SUITE,
+      cases: [
+        { ...first, history: steady, turns: [{ ...first.turns[0], history: steady }, { ...first.turns[1], history: flaky }] },
+        { ...second, history: flaky },
+      ],
+    };
+    const { tests, controller } = start();
+    await tests.discover();
+    assert.deepEqual(tree(controller.items), [
+      ['agent.yaml', undefined, undefined, [
+        ['operating cash flow change', '2 turns', 10, [
+          ['turns[0]', 'What was it in 2019?', 12],
+          ['turns[1]', `And in 2020? · flaky: ${flaky.text}`, 16],
+        ]],
+        ['test_cases[1]', `One question · flaky: ${flaky.text}`, 21],
+      ]],
+    ]);
+    const tags: string[][] = [];
+    controller.items.forEach((file) => file.children.forEach((item) => {
+      tags.push(item.tags.map((tag) => tag.id));
+      item.children.forEach((turn) => tags.push(turn.tags.map((tag) => tag.id)));
+    }));
+    assert.deepEqual(tags, [[], [], ['flaky'], ['flaky']]);
+    tests.dispose();
+  });
+
   it('asks again after an edit, and keeps the items while the text does not parse', async () => {
     const { tests, controller } = start();
     await tests.discover();

@@ -9,11 +9,16 @@ from holodeck_lsp.hygiene.markdown import code_cell
 from holodeck_lsp.models.comparison import CaseChange, Comparison, RunSummary, TurnChange
 from holodeck_lsp.runner.report.comparison.change_groups import (
     TurnGroup,
+    counted,
+    drop_text,
+    gate_text,
     metric_rows,
     outcome_text,
     p_text,
+    rate_text,
     reliability_rows,
     runner_note,
+    tested,
     turn_groups,
     verdict_line,
 )
@@ -26,12 +31,37 @@ PROBLEM_LIMIT = 120
 # Shorter and shorter names, until every regressed case fits in one line each.
 COMPACT_NAME_LIMITS = (60, 40, 30, 20, 12)
 _TABLE = "| test case | turn | BASE | HEAD | p-value | failure in HEAD |\n|---|---|---|---|---|---|"
+_UNCLEAR_TABLE = (
+    "| test case | turn | BASE | HEAD | p-value | smallest fall caught | failure in HEAD |\n"
+    "|---|---|---|---|---|---|---|"
+)
 # Room kept for the line naming the sections left out, should the budget run out.
 LEFT_OUT_RESERVE = 400
 
 
 def _rate(side: RunSummary) -> str:
     return f"{side.passed}/{side.total_tests}"
+
+
+def _runs_cell(side: RunSummary) -> str:
+    if side.first_timestamp is None:
+        return ""
+    return f"{side.runs} ({code_cell(side.first_timestamp)} to {code_cell(side.timestamp)})"
+
+
+def _suite_row(comparison: Comparison) -> str:
+    suite = comparison.suite
+    change = f"{suite.difference * 100:+.1f} points"
+    if suite.standard_error is not None and suite.p_value is not None:
+        change += f" (SE {suite.standard_error * 100:.1f}"
+        if suite.difference < 0:
+            change += f", p = {p_text(suite.p_value)}"
+            change += ", **beyond noise**" if suite.regression else ", within noise"
+        change += ")"
+    return (
+        f"| turn pass rate | {rate_text(suite.base_rate)} | {rate_text(suite.head_rate)} "
+        f"| {change} |"
+    )
 
 
 def _runs_table(comparison: Comparison) -> list[str]:
@@ -42,7 +72,12 @@ def _runs_table(comparison: Comparison) -> list[str]:
         f"| report | {code_cell(', '.join(base.reports), NAME_LIMIT)} "
         f"| {code_cell(', '.join(head.reports), NAME_LIMIT)} | |",
         f"| runner | {code_cell(base.runner)} | {code_cell(head.runner)} | |",
-        f"| test cases passed | {_rate(base)} | {_rate(head)} | {head.passed - base.passed:+d} |",
+    ]
+    if base.first_timestamp is not None or head.first_timestamp is not None:
+        rows.append(f"| runs | {_runs_cell(base)} | {_runs_cell(head)} | |")
+    latest = "test cases passed (the latest run)" if base.first_timestamp else "test cases passed"
+    rows += [
+        f"| {latest} | {_rate(base)} | {_rate(head)} | {head.passed - base.passed:+d} |",
         f"| duration | {base.duration_ms / 1000:.2f} s | {head.duration_ms / 1000:.2f} s "
         f"| {signed(comparison.duration_delta_ms / 1000)} s |",
     ]
@@ -53,6 +88,8 @@ def _runs_table(comparison: Comparison) -> list[str]:
         )
     if base.repeat > 1 or head.repeat > 1:
         rows.append(f"| attempts per case | {base.repeat} | {head.repeat} | |")
+    if comparison.suite.turns:
+        rows.append(_suite_row(comparison))
     return rows
 
 
@@ -60,11 +97,30 @@ def _why(turn: TurnChange) -> str:
     return code_cell(turn.head.problem if turn.head is not None else None, PROBLEM_LIMIT)
 
 
+def _p_cell(turn: TurnChange) -> str:
+    if turn.p_value is None:
+        return ""
+    if turn.adjusted_p is None or turn.adjusted_p == turn.p_value:
+        return p_text(turn.p_value)
+    return f"{p_text(turn.p_value)} (adjusted {p_text(turn.adjusted_p)})"
+
+
+def _sides(turn: TurnChange) -> str:
+    both = counted(turn)
+    return f"{outcome_text(turn.base, both)} | {outcome_text(turn.head, both)}"
+
+
 def _row(case: CaseChange, turn: TurnChange) -> str:
-    p_value = p_text(turn.p_value) if turn.p_value is not None else ""
     return (
-        f"| {code_cell(case.case, NAME_LIMIT)} | {turn.turn} | {outcome_text(turn.base)} "
-        f"| {outcome_text(turn.head)} | {p_value} | {_why(turn)} |"
+        f"| {code_cell(case.case, NAME_LIMIT)} | {turn.turn} | {_sides(turn)} "
+        f"| {_p_cell(turn)} | {_why(turn)} |"
+    )
+
+
+def _unclear_row(case: CaseChange, turn: TurnChange) -> str:
+    return (
+        f"| {code_cell(case.case, NAME_LIMIT)} | {turn.turn} | {_sides(turn)} "
+        f"| {_p_cell(turn)} | {drop_text(turn)} | {_why(turn)} |"
     )
 
 
@@ -99,10 +155,12 @@ def _size(lines: list[str]) -> int:
     return sum(len(line) + 1 for line in lines)
 
 
-def _details(title: str, header: list[str], rows: list[str], budget: int) -> list[str]:
-    """A collapsed section with as many rows as the budget holds, saying how many it left;
-    nothing when not even one row fits."""
-    opening = [f"<details><summary>{title}</summary>", "", *header]
+def _details(
+    title: str, header: list[str], rows: list[str], budget: int, shown: bool = False
+) -> list[str]:
+    """A collapsed section (open when ``shown``) with as many rows as the budget holds,
+    saying how many it left; nothing when not even one row fits."""
+    opening = [f"<details{' open' if shown else ''}><summary>{title}</summary>", "", *header]
     closing = ["", "</details>", ""]
     room = budget - _size(opening) - _size(closing) - 80  # 80: the line saying what is left
     if not rows or room < len(rows[0]) + 1:
@@ -164,6 +222,8 @@ def render_comparison_markdown(comparison: Comparison, fail_on: str) -> str:
     if note is not None:
         top += [f"> **Note:** {note}.", ""]
     top += ["T" + counts_line(comparison)[1:] + ".", ""]
+    if tested(comparison):
+        top += [f"_A regression is a fall beyond noise. Gate: {gate_text(comparison)}._", ""]
     if comparison.metrics:
         top += ["Mean scores: " + "; ".join(code_cell(metric_text(m)) for m in comparison.metrics)]
         top.append("")
@@ -172,11 +232,18 @@ def render_comparison_markdown(comparison: Comparison, fail_on: str) -> str:
     groups = turn_groups(comparison)
     body = _regressions(groups[0], budget)
     budget -= _size(body)
+    unclear = groups[1]
+    if unclear.rows:
+        rows = [_unclear_row(case, turn) for case, turn in unclear.rows]
+        title = f"{unclear.title} ({len(rows)})"
+        section = _details(title, _UNCLEAR_TABLE.split("\n"), rows, budget, shown=True)
+        body += section
+        budget -= _size(section)
     reliability = _reliability_details(comparison, budget)
     body += reliability
     budget -= _size(reliability)
     left_out = []
-    for group in groups[1:]:
+    for group in groups[2:]:
         if not group.rows:
             continue
         title = f"{group.title} ({len(group.rows)})"

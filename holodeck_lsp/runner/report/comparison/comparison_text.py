@@ -6,9 +6,12 @@ from __future__ import annotations
 from holodeck_lsp.models.comparison import Comparison, MetricChange, RunSummary
 from holodeck_lsp.runner.report.comparison.change_groups import (
     change_text,
+    gate_text,
     reliability_rows,
     reliability_text,
     runner_note,
+    suite_text,
+    tested,
     turn_groups,
     verdict_line,
 )
@@ -17,6 +20,12 @@ LISTED_QUIETLY = "Still failing"  # counted, not listed: the comparison is about
 
 
 def run_line(side: RunSummary) -> str:
+    if side.first_timestamp is not None:  # a history
+        return (
+            f"{', '.join(side.reports)}: {side.runs} run(s) from {side.first_timestamp} to "
+            f"{side.timestamp}, the latest by {side.runner}: {side.passed}/{side.total_tests} "
+            "test case(s) passed"
+        )
     line = (
         f"{', '.join(side.reports)}: {side.runner}, {side.passed}/{side.total_tests} test "
         f"case(s) passed"
@@ -74,6 +83,9 @@ def render_comparison_text(comparison: Comparison, fail_on: str) -> str:
     if note is not None:
         lines.append(f"note: {note}")
     lines.append(counts_line(comparison))
+    lines.append(f"suite: {suite_text(comparison)}")
+    if tested(comparison):
+        lines.append(f"gate: {gate_text(comparison)}")
     for group in turn_groups(comparison):
         if not group.rows or group.title == LISTED_QUIETLY:
             continue

@@ -12,12 +12,8 @@ from holodeck_lsp.models.test_result import TestResult, TurnResult
 from holodeck_lsp.runner.collect.plan import PlannedCase
 from holodeck_lsp.runner.report.comparison.change_groups import change_text, outcome_text
 from holodeck_lsp.runner.report.comparison.run_sides import CaseKey, RunSide, SideCase, case_keys
-from holodeck_lsp.runner.report.comparison.turn_changes import (
-    side_turns,
-    turn_change,
-    turn_outcome,
-    verdict_change,
-)
+from holodeck_lsp.runner.report.comparison.side_outcomes import side_turns, turn_outcome
+from holodeck_lsp.runner.report.comparison.turn_changes import turn_change, verdict_change
 
 ONE_ATTEMPT = 1.0  # the pass rule of a single attempt: it passed or it did not
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+# How a case is found on the other side: the history matches runs the same way.
+from holodeck_lsp.history.case_keys import CaseKey as CaseKey
+from holodeck_lsp.history.case_keys import case_keys as case_keys
+from holodeck_lsp.history.eval_run_reading import EvalRunError, read_eval_run
 from holodeck_lsp.models.test_result import TestReport, TestResult
 from holodeck_lsp.runner.collect.plan import case_label
 from holodeck_lsp.runner.report.report_reading import ReportError, read_report, suite_positions
 from holodeck_lsp.runner.report.shard_merge import merge_reports
 from holodeck_lsp.runner.score.attempts import parse_pass_rule
 
-# How a case is found on the other side: by its name (the n-th case of that name, should
-# two share it), an unnamed one by its place in the suite. A renamed case is not the same.
-CaseKey = tuple[str, str | int, int]
 REPORT_SUFFIX = ".json"
 
 
@@ -35,19 +36,6 @@ class RunSide:
     report: TestReport
     pass_share: float  # the pass rule of repeated attempts
     cases: list[SideCase]
-
-
-def case_keys(names: list[str | None], indexes: list[int]) -> list[CaseKey]:
-    """How each case of a suite (in suite order) is found on the other side."""
-    seen: dict[str, int] = {}
-    keys: list[CaseKey] = []
-    for name, index in zip(names, indexes, strict=True):
-        if name is None:
-            keys.append(("index", index, 0))
-        else:
-            keys.append(("name", name, seen.get(name, 0)))
-            seen[name] = seen.get(name, 0) + 1
-    return keys
 
 
 def _report_files(folder: Path) -> list[Path]:
@@ -88,8 +76,20 @@ def report_side(report: TestReport, paths: list[Path], where: str) -> RunSide:
     return RunSide(paths, report, share, _cases(report, where))
 
 
+def _one_report(path: Path) -> TestReport:
+    """A report file, or a kept run's (an EvalRun of `results/<slug>/` holds its report)."""
+    try:
+        return read_report(path)
+    except ReportError as not_a_report:
+        try:
+            return read_eval_run(path).report
+        except EvalRunError:
+            raise not_a_report from None
+
+
 def read_side(path: Path) -> RunSide:
-    """The run a report file, or a folder of shard reports, holds; raises ReportError."""
+    """The run a report file (or a kept run's file), or a folder of shard reports, holds;
+    raises ReportError."""
     paths = _report_files(path) if path.is_dir() else [path]
-    report = read_report(paths[0]) if len(paths) == 1 else merge_reports(paths)
+    report = _one_report(paths[0]) if len(paths) == 1 else merge_reports(paths)
     return report_side(report, paths, str(path))

@@ -1,14 +1,10 @@
 """Two runs compared: test cases matched by name (an unnamed one by its place in the suite),
 turns by index; each turn classified regressed, fixed, still failing, still passing, new or
-removed; with `--repeat` on either side, the change of its pass rate tested for noise;
-metric scores, tokens and durations side by side."""
+removed, and judged by the gate (`gate_decision.py`: a regression, or noise); metric
+scores, tokens and durations side by side."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from math import isfinite
-
-from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.models.comparison import (
     CHANGES,
     CaseChange,
@@ -16,70 +12,33 @@ from holodeck_lsp.models.comparison import (
     Change,
     ChangeCounts,
     Comparison,
+    Correction,
+    Gate,
     MetricChange,
-    Noise,
-    RunSummary,
+    SuiteChange,
     TurnChange,
     TurnOutcome,
 )
-from holodeck_lsp.models.test_result import TestResult, TurnResult
 from holodeck_lsp.run_defaults import DEFAULT_ALPHA
-from holodeck_lsp.runner.report.comparison.fisher_exact import can_tell, fisher_exact
-from holodeck_lsp.runner.report.comparison.run_sides import RunSide, SideCase
-from holodeck_lsp.runner.report.failure_reasons import turn_problems
-from holodeck_lsp.runner.report.report_reading import made_by
-from holodeck_lsp.runner.score.attempts import pass_hat, rule_passes
-from holodeck_lsp.runner.score.rollup import result_turns
+from holodeck_lsp.runner.report.comparison.gate_decision import (
+    DEFAULT_CORRECTION,
+    NO_CHANGE,
+    TURNS_SHARE,
+    GateVerdicts,
+    Tally,
+    TurnVerdict,
+    judge,
+    judge_turns,
+)
+from holodeck_lsp.runner.report.comparison.run_sides import RunSide
+from holodeck_lsp.runner.report.comparison.side_outcomes import (
+    CaseOutcomes,
+    SideOutcomes,
+    report_outcomes,
+)
+from holodeck_lsp.runner.score.attempts import pass_hat
 
-PROBLEM_LIMIT = 300  # characters of a failed turn's first problem
-# The per-turn models are built with `model_construct`, unvalidated: every value comes from
-# a validated report or is computed here, and a 1,000-case comparison builds 20,000 of them.
-
-
-def _mean(values: Sequence[float]) -> float:
-    # sum / len: statistics.fmean costs ten times as much on the one value of most turns
-    return sum(values) / len(values)
-
-
-def _mean_scores(turns: list[TurnResult]) -> dict[str, float]:
-    scores: dict[str, list[float]] = {}
-    for turn in turns:
-        for metric in turn.metric_results:
-            if isfinite(metric.score):
-                scores.setdefault(metric.metric_name, []).append(metric.score)
-    return {name: _mean(values) for name, values in scores.items()}
-
-
-def _problem(turns: list[TurnResult]) -> str | None:
-    failed = next((t for t in turns if not t.passed), None)
-    if failed is None:
-        return None
-    problems = turn_problems(failed)
-    return clip(problems[0], PROBLEM_LIMIT) if problems else "failed"
-
-
-def turn_outcome(turns: list[TurnResult], share: float) -> TurnOutcome:
-    """A turn over its attempts (one without --repeat), its verdict by the pass rule."""
-    passed = sum(t.passed for t in turns)
-    tokens = [t.token_usage.total_tokens for t in turns if t.token_usage is not None]
-    return TurnOutcome.model_construct(
-        passed=rule_passes(passed, len(turns), share),
-        attempts=len(turns),
-        passed_attempts=passed,
-        duration_ms=_mean([t.execution_time_ms for t in turns]),
-        total_tokens=_mean(tokens) if tokens else None,
-        metric_scores=_mean_scores(turns),
-        problem=_problem(turns),
-    )
-
-
-def side_turns(case: SideCase, share: float) -> dict[int, TurnOutcome]:
-    """Each turn of a side's case over its attempts, by index."""
-    by_index: dict[int, list[TurnResult]] = {}
-    for attempt in case.attempts:
-        for turn in result_turns(attempt):
-            by_index.setdefault(turn.turn_index, []).append(turn)
-    return {index: turn_outcome(turns, share) for index, turns in sorted(by_index.items())}
+CasePair = tuple[CaseOutcomes | None, CaseOutcomes | None]
 
 
 def verdict_change(base: bool | None, head: bool | None) -> Change:
@@ -114,42 +73,22 @@ def _metric_changes(base: dict[str, float], head: dict[str, float]) -> list[Metr
     ]
 
 
-def _noise(
-    base: TurnOutcome, head: TurnOutcome, alpha: float
-) -> tuple[float | None, Noise | None, bool]:
-    """The p-value, the noise verdict and whether the turn is a regression, for a turn with
-    `--repeat` on a side: only a pass rate that fell beyond noise is a regression."""
-    a, n = base.passed_attempts, base.attempts
-    b, m = head.passed_attempts, head.attempts
-    if a * m == b * n:  # the same pass rate
-        return None, None, False
-    p_value = fisher_exact(a, n, b, m)
-    if not can_tell(n, m, alpha):
-        return p_value, "not_enough_attempts", False
-    if p_value >= alpha:
-        return p_value, "within_noise", False
-    return p_value, "beyond_noise", b * n < a * m
+def tally(outcome: TurnOutcome) -> Tally:
+    return Tally(outcome.passed_attempts, outcome.attempts)
 
 
-def turn_change(
-    turn: int, base: TurnOutcome | None, head: TurnOutcome | None, alpha: float = DEFAULT_ALPHA
+def _turn_change(
+    turn: int, base: TurnOutcome | None, head: TurnOutcome | None, verdict: TurnVerdict
 ) -> TurnChange:
-    """One turn as BASE and HEAD ran it."""
-    change = verdict_change(_verdict(base), _verdict(head))
-    p_value: float | None = None
-    noise: Noise | None = None
-    regression = False
-    if base is not None and head is not None:
-        if base.attempts == 1 and head.attempts == 1:
-            regression = change == "regressed"
-        else:
-            p_value, noise, regression = _noise(base, head, alpha)
     return TurnChange.model_construct(
         turn=turn,
-        change=change,
-        regression=regression,
-        p_value=p_value,
-        noise=noise,
+        change=verdict_change(_verdict(base), _verdict(head)),
+        regression=verdict.regression,
+        p_value=verdict.p_value,
+        adjusted_p=verdict.adjusted_p,
+        noise=verdict.noise,
+        rule=verdict.rule,
+        detectable_drop=verdict.detectable_drop,
         base=base,
         head=head,
         metrics=_metric_changes(
@@ -164,80 +103,54 @@ def turn_change(
     )
 
 
-def _case_side(case: SideCase, k: int | None) -> CaseOutcomeOnSide:
-    passed = sum(r.passed for r in case.attempts)
+def turn_change(
+    turn: int, base: TurnOutcome | None, head: TurnOutcome | None, alpha: float = DEFAULT_ALPHA
+) -> TurnChange:
+    """One turn as BASE and HEAD ran it, judged on its own (a family of one): what
+    `run --baseline` tells of each finished turn as the run goes."""
+    verdict = NO_CHANGE
+    if base is not None and head is not None:
+        verdicts, _ = judge_turns(
+            [(tally(base), tally(head))], alpha * TURNS_SHARE, DEFAULT_CORRECTION
+        )
+        verdict = verdicts[0]
+    return _turn_change(turn, base, head, verdict)
+
+
+def _case_side(case: CaseOutcomes, k: int | None) -> CaseOutcomeOnSide:
     return CaseOutcomeOnSide.model_construct(
         index=case.index,
         result=case.position,
-        passed=case.result.passed,
-        attempts=len(case.attempts),
-        passed_attempts=passed,
-        pass_hat_k=pass_hat(passed, len(case.attempts), k) if k is not None else None,
+        passed=case.passed,
+        attempts=case.attempts,
+        passed_attempts=case.passed_attempts,
+        pass_hat_k=pass_hat(case.passed_attempts, case.attempts, k) if k is not None else None,
     )
 
 
-def case_change(
-    base: SideCase | None,
-    head: SideCase | None,
-    base_share: float,
-    head_share: float,
-    alpha: float = DEFAULT_ALPHA,
+def _turn_indexes(base: CaseOutcomes | None, head: CaseOutcomes | None) -> list[int]:
+    return sorted((base.turns.keys() if base else set()) | (head.turns.keys() if head else set()))
+
+
+def _case_change(
+    base: CaseOutcomes | None, head: CaseOutcomes | None, turns: list[TurnChange]
 ) -> CaseChange:
-    """A test case as BASE and HEAD ran it, turn by turn."""
-    before = side_turns(base, base_share) if base is not None else {}
-    after = side_turns(head, head_share) if head is not None else {}
-    indexes = sorted(before.keys() | after.keys())
-    turns = [turn_change(i, before.get(i), after.get(i), alpha) for i in indexes]
     k = None
     if base is not None and head is not None:
-        fewer = min(len(base.attempts), len(head.attempts))
+        fewer = min(base.attempts, head.attempts)
         k = fewer if fewer > 1 else None
     either = head or base
     assert either is not None
-    before_case = _case_side(base, k) if base is not None else None
-    after_case = _case_side(head, k) if head is not None else None
+    before = _case_side(base, k) if base is not None else None
+    after = _case_side(head, k) if head is not None else None
     return CaseChange.model_construct(
         case=either.label,
-        change=verdict_change(_verdict(before_case), _verdict(after_case)),
+        change=verdict_change(_verdict(before), _verdict(after)),
         regression=any(t.regression for t in turns),
-        base=before_case,
-        head=after_case,
+        base=before,
+        head=after,
         pass_hat_k_of=k,
         turns=turns,
-    )
-
-
-def _finite(scores: dict[str, float]) -> dict[str, float]:
-    return {name: score for name, score in scores.items() if isfinite(score)}
-
-
-def _token_delta(base: int | None, head: int | None) -> int | None:
-    return head - base if base is not None and head is not None else None
-
-
-def _tokens(results: Iterable[TestResult]) -> int | None:
-    counted = [r.token_usage.total_tokens for r in results if r.token_usage is not None]
-    return sum(counted) if counted else None
-
-
-def run_summary(side: RunSide) -> RunSummary:
-    report = side.report
-    s = report.summary
-    repeat = max((len(c.attempts) for c in side.cases), default=1)
-    return RunSummary(
-        reports=[str(p) for p in side.paths],
-        agent_name=report.agent_name,
-        runner=made_by(report),
-        timestamp=report.timestamp,
-        total_tests=s.total_tests,
-        passed=s.passed,
-        failed=s.failed,
-        duration_ms=s.total_duration_ms,
-        total_tokens=_tokens(report.results),
-        repeat=repeat,
-        pass_rule=report.environment.get("pass_rule", "all"),
-        interrupted=report.interrupted,
-        not_run=report.not_run,
     )
 
 
@@ -254,30 +167,105 @@ def count_changes(cases: list[CaseChange]) -> ChangeCounts:
     return ChangeCounts(**counts, **noise, regressions=regressions)
 
 
-def compare_runs(base: RunSide, head: RunSide, alpha: float = DEFAULT_ALPHA) -> Comparison:
-    """Every test case of either run: HEAD's in its order, then those only BASE has (but
+def pair_cases(base: SideOutcomes, head: SideOutcomes) -> list[CasePair]:
+    """Every test case of either side: HEAD's in its order, then those only BASE has (but
     those HEAD did not reach when it stopped early: they are not removed, just not run)."""
     before = {case.key: case for case in base.cases}
     now = {case.key for case in head.cases}
-    unreached = set(head.report.not_run)
-    pairs: list[tuple[SideCase | None, SideCase | None]]
-    pairs = [(before.get(case.key), case) for case in head.cases]
+    unreached = set(head.summary.not_run)
+    pairs: list[CasePair] = [(before.get(case.key), case) for case in head.cases]
     pairs += [
-        (case, None)
-        for case in base.cases
-        if case.key not in now and case.label not in unreached
+        (case, None) for case in base.cases if case.key not in now and case.label not in unreached
     ]
-    cases = [case_change(b, h, base.pass_share, head.pass_share, alpha) for b, h in pairs]
-    base_summary, head_summary = run_summary(base), run_summary(head)
+    return pairs
+
+
+def matched_tallies(pairs: list[CasePair]) -> list[list[tuple[Tally, Tally]]]:
+    """Each case's turns run on both sides, as the gate judges them."""
+    return [
+        [
+            (tally(b.turns[i]), tally(h.turns[i]))
+            for i in _turn_indexes(b, h)
+            if i in b.turns and i in h.turns
+        ]
+        for b, h in pairs
+        if b is not None and h is not None
+    ]
+
+
+def _gate(verdicts: GateVerdicts) -> tuple[Gate, SuiteChange]:
+    d = verdicts.suite.difference
+    suite = SuiteChange(
+        turns=d.turns,
+        cases=d.cases,
+        base_rate=d.base_rate,
+        head_rate=d.head_rate,
+        difference=d.difference,
+        standard_error=d.standard_error,
+        p_value=d.p_value,
+        regression=verdicts.suite.regression,
+        detectable_drop=verdicts.suite.detectable_drop,
+    )
+    gate = Gate(
+        correction=verdicts.correction,
+        turn_alpha=verdicts.turn_alpha,
+        suite_alpha=verdicts.suite.alpha,
+        tested=verdicts.tested,
+        lone_level=verdicts.lone_level,
+    )
+    return gate, suite
+
+
+def compare_sides(
+    base: SideOutcomes,
+    head: SideOutcomes,
+    alpha: float = DEFAULT_ALPHA,
+    correction: Correction = DEFAULT_CORRECTION,
+) -> Comparison:
+    """The whole comparison of two sides, every turn judged by the gate."""
+    pairs = pair_cases(base, head)
+    verdicts = judge(matched_tallies(pairs), alpha, correction)
+    judged = iter(verdicts.turns)
+    cases = []
+    for b, h in pairs:
+        turns = []
+        for i in _turn_indexes(b, h):
+            before = b.turns.get(i) if b is not None else None
+            after = h.turns.get(i) if h is not None else None
+            both = before is not None and after is not None
+            turns.append(_turn_change(i, before, after, next(judged) if both else NO_CHANGE))
+        cases.append(_case_change(b, h, turns))
+    gate, suite = _gate(verdicts)
     return Comparison(
         alpha=alpha,
-        base=base_summary,
-        head=head_summary,
+        base=base.summary,
+        head=head.summary,
         turns=count_changes(cases),
-        metrics=_metric_changes(
-            _finite(base.report.summary.average_scores), _finite(head.report.summary.average_scores)
-        ),
-        duration_delta_ms=head_summary.duration_ms - base_summary.duration_ms,
-        tokens_delta=_token_delta(base_summary.total_tokens, head_summary.total_tokens),
+        gate=gate,
+        suite=suite,
+        metrics=_run_metrics(base, head),
+        duration_delta_ms=head.summary.duration_ms - base.summary.duration_ms,
+        tokens_delta=_delta_tokens(base.summary.total_tokens, head.summary.total_tokens),
         cases=cases,
     )
+
+
+def _run_metrics(base: SideOutcomes, head: SideOutcomes) -> list[MetricChange]:
+    """The runs' mean scores side by side, when both sides keep them."""
+    if base.average_scores is None or head.average_scores is None:
+        return []
+    return _metric_changes(base.average_scores, head.average_scores)
+
+
+def _delta_tokens(base: int | None, head: int | None) -> int | None:
+    return head - base if base is not None and head is not None else None
+
+
+def compare_runs(
+    base: RunSide,
+    head: RunSide,
+    alpha: float = DEFAULT_ALPHA,
+    correction: Correction = DEFAULT_CORRECTION,
+) -> Comparison:
+    """Two reports (or folders of shards) compared."""
+    return compare_sides(report_outcomes(base), report_outcomes(head), alpha, correction)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.hygiene.controls import encodable
 from holodeck_lsp.models.comparison import Comparison
 from holodeck_lsp.models.test_result import TestReport
@@ -82,10 +83,12 @@ def write_reports(
     secrets: Secrets | None = None,
     baseline: Comparison | None = None,
     chosen: str | None = None,
+    history: Standings | None = None,
 ) -> list[str]:
     """Every report that can be written is, from the report and the record of each turn
-    (with ``baseline``, the deltas beside each case; with ``chosen``, each in that format);
-    returns why the others could not be.
+    (with ``baseline``, the deltas beside each case; with ``chosen``, each in that format;
+    with ``history``, the HTML report's record of each case and turn over the runs kept
+    before this one); returns why the others could not be.
 
     The report's and the records' values are masked before any format escapes or cuts
     them; each rendered text is masked once more, in case a secret got there another
@@ -109,7 +112,12 @@ def write_reports(
     for path in paths:
         render = renderer_for(path, chosen)
         try:
-            text = data if render is render_json else render(report, records, baseline)
+            if render is render_json:
+                text = data
+            elif render is render_html:  # the one format that tells the history
+                text = render_html(report, records, baseline, history)
+            else:
+                text = render(report, records, baseline)
             atomic_write(path, secrets.mask(text))
         except OSError as exc:
             problems.append(f"cannot write {path}: {exc.strerror or exc}")

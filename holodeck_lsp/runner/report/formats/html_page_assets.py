@@ -45,6 +45,8 @@ details.case.fail>summary{background:#ffebe9}
 .flaky{background:#fff8c5;border:1px solid #d4a72c;border-radius:4px;padding:0 .3em;
   margin-left:.5em;font-size:.9em}
 .delta{margin-left:.6em;padding:0 .35em;border-radius:4px;background:#eaeef2;font-size:.9em}
+.hist{margin-left:.6em;color:var(--dim);font-weight:400;font-size:.9em}
+.hist.flaky{color:var(--skip)}
 .delta.reg{background:#ffebe9;color:var(--bad);font-weight:700}
 .turn{border-top:1px solid var(--line);padding:.4em .8em}
 .turn.current,details.case.current{outline:3px solid #0969da;outline-offset:-3px}

@@ -12,6 +12,9 @@ import re
 from html import escape
 from typing import Any
 
+from holodeck_lsp.history.case_keys import CaseKey, case_keys
+from holodeck_lsp.history.report_environment import suite_positions
+from holodeck_lsp.history.turn_standings import Standing, Standings
 from holodeck_lsp.hygiene.clipping import clip
 from holodeck_lsp.models.comparison import CaseChange, Comparison
 from holodeck_lsp.models.test_result import (
@@ -189,9 +192,17 @@ def _errors(errors: list[str]) -> str:
     return '<ul class="errs">' + "".join(f"<li>{escape(e)}</li>" for e in errors) + "</ul>"
 
 
-def _turn(t: TurnResult, score: TurnScore, case: int) -> str:
+def _record(standing: Standing | None) -> str:
+    """A case's or turn's record over the runs kept before this one, beside its verdict."""
+    if standing is None:
+        return ""
+    flaky = " flaky" if standing.flaky else ""
+    return f'<span class="hist{flaky}">history: {escape(standing.sentence())}</span>'
+
+
+def _turn(t: TurnResult, score: TurnScore, case: int, standing: Standing | None = None) -> str:
     heading = (f"<h3>Turn {t.turn_index} {_verdict(t.passed, t.skipped)}"
-               f'<span class="t">{t.execution_time_ms} ms</span></h3>')
+               f'<span class="t">{t.execution_time_ms} ms</span>{_record(standing)}</h3>')
     return _exchange(t.passed, heading, t.errors, t.input, t.response, t.ground_truth,
                      t.metric_results, t.tool_invocations,
                      _assertions(t.expected_tools, score, t.tools_matched, single=False),
@@ -263,13 +274,21 @@ def _case(
     repeat: RepeatedCase | None,
     opened: bool,
     change: CaseChange | None = None,
+    history: tuple[Standings, CaseKey] | None = None,
 ) -> str:
     state = "pass" if r.passed else "fail"
     name = escape(case_name(r, index))
     turns = r.turns or []
     count = f"{sum(t.passed for t in turns)}/{len(turns)} turns" if turns else "single turn"
+
+    def record(turn: int | None) -> Standing | None:
+        return history[0].of(history[1], turn) if history is not None else None
+
     if turns:
-        exchanges = (_turn(t, score, index) for t, score in zip(turns, scores, strict=True))
+        exchanges = (
+            _turn(t, score, index, record(t.turn_index))
+            for t, score in zip(turns, scores, strict=True)
+        )
         body = _errors(r.errors) + "".join(exchanges)
     else:
         body = _single(r, scores[0])
@@ -284,6 +303,7 @@ def _case(
         f'<details class="case {state}" id="case-{index}"{attributes}><summary>'
         f'{_verdict(r.passed)}{name}{badge}'
         f'<span class="t">{count} · {r.execution_time_ms} ms</span>{_delta(change)}'
+        f"{_record(record(None))}"
         f"</summary>{body}</details>"
     )
 
@@ -292,9 +312,29 @@ def _keys(keys: tuple[str, ...]) -> str:
     return " or ".join(f"<kbd>{k}</kbd>" for k in keys)
 
 
-def render_html(report: TestReport, records: Records, baseline: Comparison | None = None) -> str:
+def _histories(
+    report: TestReport, standings: Standings | None
+) -> list[tuple[Standings, CaseKey] | None]:
+    """Each result's case, keyed as the kept runs key it, with the records to look it up."""
+    if standings is None:
+        return [None] * len(report.results)
+    try:
+        places = suite_positions(report)
+    except ValueError:
+        places = list(range(len(report.results)))
+    keys = case_keys([r.test_name for r in report.results], places)
+    return [(standings, key) for key in keys]
+
+
+def render_html(
+    report: TestReport,
+    records: Records,
+    baseline: Comparison | None = None,
+    history: Standings | None = None,
+) -> str:
     """The page, from the report and the record of each turn; with a baseline, what changed
-    since it beside each case."""
+    since it beside each case; with the records of the runs kept before this one
+    (`history`), each case's and turn's beside it."""
     title = f"Test report: {report.agent_name}"
     banner = ""
     if report.interrupted:
@@ -307,9 +347,10 @@ def render_html(report: TestReport, records: Records, baseline: Comparison | Non
     failed = [i for i, r in enumerate(report.results) if not r.passed]
     opened = set(failed[:OPEN_FAILED])
     changes = {c.head.result: c for c in baseline.cases if c.head} if baseline else {}
+    histories = _histories(report, history)
     cases = "".join(
         _case(r, scores, i, repeats[i] if i < len(repeats) else None, i in opened,
-              changes.get(i))
+              changes.get(i), histories[i])
         for i, (r, scores) in enumerate(zip(report.results, records, strict=True))
     )
     return (
