@@ -70,13 +70,18 @@ CHECKED = ["tests/fixtures", "examples", "tests/data/corpus"]
 CLI = [str(Path(sys.executable).parent / "holodeck-lsp")]
 SECRET = "sk-capture-0123456789abcdef"  # the service key; masked in every artefact
 
-_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
+_TIME = re.compile(
+    r"\d{4}-\d\d-\d\d[T ]\d\d[:-]\d\d[:-]\d\d(?:\.\d+)?(?:Z|[+-]\d\d[:-]\d\d)?"
+)  # ISO times, a kept run's file name (`-` for `:`) and a history's "since" time
 _MS_FIELD = re.compile(r'"(\w*_ms|duration\w*|time)": -?\d+(?:\.\d+)?')
 _DURATION = re.compile(r"\b\d[\d,]*(?:\.\d+)? ?(ms|s)\b")
 _JUNIT_TIME = re.compile(r'time="[\d.]+"')
 _PORT = re.compile(r"(127\.0\.0\.1|localhost):\d+")
 _SEQ = re.compile(r'"seq": \d+')
-_SLOWEST = re.compile(r'(<div class="tile slow-tile"><h2>[^<]*</h2><table[^>]*>).*?(</table>)')
+_SLOWEST = re.compile(
+    r'(<div class="tile slow-tile"><h2>[^<]*</h2>(?:<div class="dim">.*?</div>)?)'
+    r"(?:<table.*?</table>)?"
+)
 
 
 def normalise(text: str, work: Path) -> str:
@@ -85,7 +90,7 @@ def normalise(text: str, work: Path) -> str:
     text = _MS_FIELD.sub(lambda m: f'"{m.group(1)}": <MS>', text)
     text = _JUNIT_TIME.sub('time="<S>"', text)
     text = _DURATION.sub(lambda m: f"<N> {m.group(1)}", text)
-    text = _SLOWEST.sub(r"\1<SLOWEST>\2", text)
+    text = _SLOWEST.sub(r"\1<SLOWEST>", text)
     return _PORT.sub(r"\1:<PORT>", text)
 
 
