@@ -62,12 +62,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """What collection built (every test module, the libraries they import, the items) is
-    moved out of the cyclic collector's sight: it lives as long as the test process, and
-    each pass of the collector would rescan it (a third of the CPU of the in-process
-    validation tests). The collector stays on for what the tests build."""
+    """The cyclic collector of a test process: what collection built (every test module,
+    the libraries they import, the items) is moved out of its sight, as it lives as long as
+    the process, and it runs after 100,000 new objects rather than 700: the in-process
+    tests build large trees (a suite, its report), which each pass would rescan (they spent
+    a third of their CPU on it). It stays on for what the tests build."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(100_000, 10, 10)
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
