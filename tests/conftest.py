@@ -4,11 +4,15 @@ Hypothesis profiles, and the bytecode every child interpreter of the suite reads
 from __future__ import annotations
 
 import compileall
+import gc
 import os
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import hypothesis
 import pytest
+import pytest_asyncio
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -57,6 +61,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (cores or 1) + (0 if selects_slow(config.getoption("markexpr") or "") else 1)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The cyclic collector of a test process: what collection built (every test module,
+    the libraries they import, the items) is moved out of its sight, as it lives as long as
+    the process, and it runs after 100,000 new objects rather than 700: the in-process
+    tests build large trees (a suite, its report), which each pass would rescan (they spent
+    a third of their CPU on it). It stays on for what the tests build."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 10, 10)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if selects_slow(config.getoption("markexpr") or ""):
@@ -71,3 +86,27 @@ def _no_user_config(
 ) -> None:
     """Tests never read the developer's own ~/.holodeck/config.yaml."""
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _shared_servers(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Any]:
+    """The language servers the session's tests share (tests/server/shared_servers.py)."""
+    from tests.server.shared_servers import SharedServers  # the protocol's libraries
+
+    servers = SharedServers(tmp_path_factory.mktemp("shared"))
+    yield servers
+    await servers.stop()
+
+
+@pytest.fixture
+def lend_push(request: pytest.FixtureRequest, _shared_servers: Any) -> Callable[..., Any]:
+    """`async with lend_push(folder, settings) as client:` the session's push server (the
+    `push` fixture's), on ``folder`` with the `holodeck` settings ``settings``: for a test
+    whose workspace is not the fixture workspace or that needs settings (its module:
+    `pytestmark = SHARES_SERVERS`)."""
+    from tests.server.lsp_client import push_capabilities
+
+    def lend(folder: Path, settings: dict[str, Any] | None = None) -> Any:
+        return _shared_servers.lend(push_capabilities, request.node, folder, settings)
+
+    return lend

@@ -17,7 +17,6 @@ from holodeck_lsp.runner.tools.retrieval.stores.store_interface import (
     StoreError,
     VectorStore,
 )
-from tests.runner.qdrant_standin import qdrant_standin
 from tests.runner.services import chroma_server, postgres_server
 
 CHUNKS = [
@@ -146,6 +145,9 @@ def test_database_clients_are_imported_only_when_a_store_needs_them() -> None:
 @pytest.mark.slow
 async def test_qdrant_server_mode_through_the_rest_client(tmp_path: Path) -> None:
     """The `url` path of the Qdrant store, against a loopback stand-in over Qdrant's engine."""
+    # Imported here: qdrant-client takes a second to import, in every process collecting this.
+    from tests.runner.qdrant_standin import qdrant_standin
+
     with qdrant_standin() as url:
         await _exercise(make_store(database("qdrant", connection_string=url), tmp_path))
         await _exercise(make_store(database("qdrant", url=url), tmp_path))

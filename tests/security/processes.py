@@ -28,6 +28,19 @@ def child_running(parent: int, script: str) -> int | None:
     return None
 
 
+def process_naming(text: str) -> int | None:
+    """A live process whose command line holds ``text``."""
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit() and text.encode() in command and state != "Z":
+            return int(entry.name)
+    return None
+
+
 def wait_for(condition: Callable[[], T | None], limit: float = LIMIT) -> T:
     """Poll ``condition`` until it gives a value (bounded)."""
     deadline = time.monotonic() + limit

@@ -10,8 +10,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tests.server.lsp_client import Client, push_capabilities, start, stop, uri
+from tests.server.lsp_client import Client, uri
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
 from tests.server.test_test_items import request
+
+pytestmark = SHARES_SERVERS
 
 AGENT = "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
 ANSWER_WITHIN = 30.0  # seconds; only a stalled server takes this long
@@ -29,7 +32,7 @@ def release(fifo: Path) -> None:
 
 
 async def test_items_of_a_suite_naming_a_fifo_and_the_next_request_are_answered(
-    tmp_path: Path,
+    tmp_path: Path, lend_push: LendPush
 ) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
@@ -39,16 +42,15 @@ async def test_items_of_a_suite_naming_a_fifo_and_the_next_request_are_answered(
     agent.write_text(AGENT + "test_cases_file: cases.yaml\n", encoding="utf-8")
     other = workspace / "other.agent.yaml"
     other.write_text(AGENT + "test_cases:\n  - name: greets\n    input: hi\n", encoding="utf-8")
-    client = await start(workspace, push_capabilities())
-    try:
-        recording = str(workspace / "replay.jsonl")  # named, never opened
-        assert await items_of(client, agent) == {
-            "uri": uri(agent),
-            "recording": recording,
-            "cases": [],
-        }
-        found = await items_of(client, other)
-        assert [case["label"] for case in found["cases"]] == ["greets"]
-    finally:
-        release(fifo)
-        await stop(client)
+    async with lend_push(workspace) as client:
+        try:
+            recording = str(workspace / "replay.jsonl")  # named, never opened
+            assert await items_of(client, agent) == {
+                "uri": uri(agent),
+                "recording": recording,
+                "cases": [],
+            }
+            found = await items_of(client, other)
+            assert [case["label"] for case in found["cases"]] == ["greets"]
+        finally:
+            release(fifo)  # a stalled server (the session's) goes on

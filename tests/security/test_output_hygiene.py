@@ -25,11 +25,13 @@ from tests.runner.fake_model import Action, FakeModelServer, Reply, last_user_te
 from tests.runner.helpers import invoke, write
 from tests.server.lsp_client import (
     THREAD_WORKER_SERVER,
+    Client,
     open_doc,
     pull_capabilities,
     start,
     stop,
 )
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
 
 TITLE = "\x1b]0;pwned\x07"  # OSC 0: the terminal's window title
 CLIPBOARD = "\x1b]52;c;cHduZWQ=\x07"  # OSC 52: the clipboard
@@ -196,8 +198,24 @@ def test_markdown_report_shows_model_text_as_code(tmp_path: Path) -> None:
     assert "\\x1b]52;c;cHduZWQ=\\x07" in code_spans  # the case's name
 
 
+async def _report_hover(client: Client, agent: Path) -> types.Hover | None:
+    """The hover of the case's `input` once the suite's report is shown (`report.json`)."""
+    doc = open_doc(client, agent)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("holodeck.showReport", [doc, "report.json"])
+    )
+    assert answer == {"exitCode": 1, "passed": 1, "failed": 1}
+    line = agent.read_text().splitlines().index("      - input: markdown")
+    return await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(line, 10))
+    )
+
+
+@SHARES_SERVERS
 @pytest.mark.parametrize("markdown", [True, False])
-async def test_hover_shows_model_text_as_code(tmp_path: Path, markdown: bool) -> None:
+async def test_hover_shows_model_text_as_code(
+    tmp_path: Path, markdown: bool, lend_push: LendPush
+) -> None:
     folder = tmp_path / "project"
     report = folder / "report.json"
     with FakeModelServer(script) as server:
@@ -206,26 +224,21 @@ async def test_hover_shows_model_text_as_code(tmp_path: Path, markdown: bool) ->
             invoke, "run", agent, "-q", "--no-user-config", "--no-history", "-o", report
         )
     assert code == 1, err
-    capabilities = pull_capabilities()
-    if not markdown:
+    if markdown:  # the session's server (Neovim's capabilities, Markdown first)
+        async with lend_push(folder, {"workspaceTrusted": True}) as client:
+            hover = await _report_hover(client, agent)
+    else:  # a client that shows plain text only
+        capabilities = pull_capabilities()
         assert capabilities.text_document is not None
         capabilities.text_document.hover = types.HoverClientCapabilities(
             content_format=[types.MarkupKind.PlainText]
         )
-    client = await start(folder, capabilities, options={"workspaceTrusted": True},
-                         command=THREAD_WORKER_SERVER)
-    try:
-        doc = open_doc(client, agent)
-        answer = await client.workspace_execute_command_async(
-            types.ExecuteCommandParams("holodeck.showReport", [doc, "report.json"])
-        )
-        assert answer == {"exitCode": 1, "passed": 1, "failed": 1}
-        line = agent.read_text().splitlines().index("      - input: markdown")
-        hover = await client.text_document_hover_async(
-            types.HoverParams(types.TextDocumentIdentifier(doc), types.Position(line, 10))
-        )
-    finally:
-        await stop(client)
+        client = await start(folder, capabilities, options={"workspaceTrusted": True},
+                             command=THREAD_WORKER_SERVER)
+        try:
+            hover = await _report_hover(client, agent)
+        finally:
+            await stop(client)
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     text = hover.contents.value
     if markdown:

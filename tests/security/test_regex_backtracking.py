@@ -16,15 +16,8 @@ from lsprotocol import types
 from holodeck_lsp.validation.lints.backtracking import backtracks_exponentially
 from holodeck_lsp.validation.lints.matchers import BACKTRACKING
 from tests.runner.helpers import invoke, write
-from tests.server.lsp_client import (
-    FIXTURES,
-    THREAD_WORKER_SERVER,
-    diag,
-    open_doc,
-    push_capabilities,
-    start,
-    stop,
-)
+from tests.server.lsp_client import FIXTURES, diag, open_doc
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
 
 W = types.DiagnosticSeverity.Warning
 
@@ -110,19 +103,17 @@ def test_check_warns_at_each_pattern_that_backtracks_exponentially(tmp_path: Pat
     assert (code, out.splitlines()) == (0, lines)
 
 
-async def test_the_editor_warns_on_the_pattern(tmp_path: Path) -> None:
+@SHARES_SERVERS
+async def test_the_editor_warns_on_the_pattern(tmp_path: Path, lend_push: LendPush) -> None:
     workspace = tmp_path / "ws"
     shutil.copytree(FIXTURES / "workspace", workspace)
-    client = await start(workspace, push_capabilities(), command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(workspace) as client:
         write(workspace, {"tools.py": TOOLS})
         agent = open_doc(client, workspace / "lint.agent.yaml", AGENT.lstrip("\n"))
         assert await client.diagnostics_of(agent) == [
             diag((14, 21), (14, 29), "HL406", f"{BACKTRACKING} ({WHERE.format('q')})", W),
             diag((17, 19), (17, 32), "HL406", f"{BACKTRACKING} ({WHERE.format('s')})", W),
         ]
-    finally:
-        await stop(client)
 
 
 @pytest.mark.parametrize("pattern", EXPONENTIAL)

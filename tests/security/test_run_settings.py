@@ -16,17 +16,11 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from tests.server.lsp_client import (
-    THREAD_WORKER_SERVER,
-    Client,
-    open_doc,
-    push_capabilities,
-    start,
-    stop,
-    uri,
-)
+from tests.server.lsp_client import Client, open_doc, uri
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
 from tests.server.test_test_items import example, request
 
+pytestmark = SHARES_SERVERS
 TRUSTED = {"workspaceTrusted": True}
 RUN_ARGUMENTS = "holodeck/runArguments"
 
@@ -44,7 +38,9 @@ async def refused(client: Client, params: dict[str, Any]) -> str:
     return str(error.value.message)
 
 
-async def test_run_files_outside_the_workspace_are_refused_links_resolved(tmp_path: Path) -> None:
+async def test_run_files_outside_the_workspace_are_refused_links_resolved(
+    tmp_path: Path, lend_push: LendPush
+) -> None:
     agent = example(tmp_path / "ws")
     workspace = agent.parent
     elsewhere = tmp_path / "home"
@@ -53,9 +49,7 @@ async def test_run_files_outside_the_workspace_are_refused_links_resolved(tmp_pa
     secret.write_text("export TOKEN=s3cret\n")
     (workspace / "ci").mkdir()
     (workspace / "ci" / "home").symlink_to(elsewhere)  # a link the repository ships
-    client = await start(workspace, push_capabilities(), options=TRUSTED,
-                         command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(workspace, TRUSTED) as client:
         doc = {"textDocument": {"uri": uri(agent)}}
         for params, setting, named in [
             ({"mode": "live", "baseline": str(secret)}, "run.baseline", secret),
@@ -83,26 +77,23 @@ async def test_run_files_outside_the_workspace_are_refused_links_resolved(tmp_pa
         (workspace / "replay.jsonl").symlink_to(secret)
         assert await refused(client, {**doc, "mode": "replay"}) == refusal(
             RUN_ARGUMENTS, "run.replay", workspace / "replay.jsonl", workspace)
-    finally:
-        await stop(client)
 
 
-async def test_a_lens_run_with_a_setting_outside_the_workspace_is_refused(tmp_path: Path) -> None:
+async def test_a_lens_run_with_a_setting_outside_the_workspace_is_refused(
+    tmp_path: Path, lend_push: LendPush
+) -> None:
     agent = example(tmp_path / "ws")
     workspace = agent.parent
     outside = tmp_path / "main.json"
     outside.write_text("{}")
     settings = {**TRUSTED, "run": {"baseline": str(outside)}}
-    client = await start(workspace, push_capabilities(), options=settings,
-                         command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(workspace, settings) as client:
+        shown = len(client.messages)  # the session's server: what earlier tests were shown
         doc = open_doc(client, agent)
         expected = refusal("holodeck.runCase", "run.baseline", outside, workspace)
         with pytest.raises(JsonRpcException) as error:
             await client.workspace_execute_command_async(
                 types.ExecuteCommandParams("holodeck.runCase", [doc, 0]))
         assert (error.value.code, error.value.message) == (-32803, expected)
-        assert [(m.type, m.message) for m in client.messages] == [
+        assert [(m.type, m.message) for m in client.messages[shown:]] == [
             (types.MessageType.Warning, expected)]
-    finally:
-        await stop(client)

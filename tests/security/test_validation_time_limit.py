@@ -14,7 +14,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.conftest import FIXTURES
-from tests.security.processes import wait_for
+from tests.security.processes import process_naming, wait_for
 from tests.server.lsp_client import diag, open_doc, push_capabilities, replace_all, start, stop
 from tests.support.suites import crowded_suite, small_agent
 
@@ -28,19 +28,6 @@ def overran(limit: float, first_line: str) -> types.Diagnostic:
                 f"validating this file took longer than {limit:g} s, the server's limit "
                 "(validation.timeLimit), so it was stopped and nothing of it is checked; it "
                 "is validated again when it changes", types.DiagnosticSeverity.Warning)
-
-
-def process_naming(text: str) -> int | None:
-    """A live process whose command line holds ``text``."""
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if entry.name.isdigit() and text.encode() in command and state != "Z":
-            return int(entry.name)
-    return None
 
 
 async def test_a_validation_past_the_limit_is_one_diagnostic_and_holds_up_no_other(

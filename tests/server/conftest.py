@@ -1,5 +1,6 @@
 """Fixtures: a scratch copy of the fixture workspace, and push / pull clients on it,
-each one server for the test session (tests/server/shared_servers.py)."""
+each one server for the test session (tests/server/shared_servers.py; the session's
+servers are `_shared_servers` in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -22,13 +23,6 @@ def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
     shutil.copytree(FIXTURES / "workspace", root)
     return root.resolve()
-
-
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def _shared_servers(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedServers]:
-    servers = SharedServers(tmp_path_factory.mktemp("shared"))
-    yield servers
-    await servers.stop()
 
 
 def _lent(kind: Callable[[], types.ClientCapabilities], name: str) -> Any:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -35,6 +36,8 @@ from tests.server.lsp_client import Client, uri
 
 # The mark of a module whose tests use the shared servers: the session's event loop.
 SHARES_SERVERS = pytest.mark.asyncio(loop_scope="session")
+# The `lend_push` fixture (tests/conftest.py): lend_push(folder, settings=None).
+LendPush = Callable[..., contextlib.AbstractAsyncContextManager[Client]]
 
 
 class SharedServers:
@@ -48,17 +51,27 @@ class SharedServers:
 
     @contextlib.asynccontextmanager
     async def lend(
-        self, kind: Callable[[], types.ClientCapabilities], test: pytest.Item, workspace: Path
+        self,
+        kind: Callable[[], types.ClientCapabilities],
+        test: pytest.Item,
+        workspace: Path,
+        settings: dict[str, Any] | None = None,
     ) -> AsyncIterator[Client]:
         """The client of ``kind``'s server, its workspace folder now ``workspace`` (as an
-        editor switching folders tells it: `workspace/didChangeWorkspaceFolders`); the
-        documents the test opened are closed when it ends."""
+        editor switching folders tells it: `workspace/didChangeWorkspaceFolders`) and its
+        `holodeck` settings ``settings`` (as a client without `workspace/configuration`
+        changes them, back to none after the test); the documents the test opened are
+        closed when it ends."""
         if "session" not in [m.kwargs.get("loop_scope") for m in test.iter_markers("asyncio")]:
             # Else the test awaits, in a loop of its own, answers that arrive in the session's.
             pytest.fail(f"{test.nodeid} uses a shared server: its module needs "
                         "`pytestmark = SHARES_SERVERS` (tests/server/shared_servers.py)",
                         pytrace=False)
         name = kind.__name__
+        asked = kind().workspace
+        if settings is not None and asked is not None and asked.configuration:
+            pytest.fail("settings are lent to push, whose client the server cannot ask for "
+                        "them (a pull client answers workspace/configuration)", pytrace=False)
         if name not in self._clients:
             self._workspaces[name] = self._scratch / name
             self._workspaces[name].mkdir()
@@ -73,13 +86,30 @@ class SharedServers:
             )
         )
         self._workspaces[name] = workspace
+        if settings is not None:
+            await _configure(client, settings)
         yield client
         for doc_uri in client.opened:  # closing one the test closed itself is a no-op
             client.text_document_did_close(
                 types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc_uri))
             )
         client.opened.clear()
+        if settings is not None:
+            await _configure(client, {})
 
     async def stop(self) -> None:
         for client in self._clients.values():
             await lsp_client.stop(client)
+
+
+async def _configure(client: Client, settings: dict[str, Any]) -> None:
+    """The server's `holodeck` settings made ``settings`` (over the defaults, as it has no
+    initializationOptions), as `workspace/didChangeConfiguration` carries them to a client
+    that cannot be asked for them (push's: Neovim 0.7). Returns once they apply: the
+    server starts its handlers in the order the messages came, and this one ends without
+    waiting, before the request sent after it is answered."""
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"holodeck": settings})
+    )
+    nowhere = types.TextDocumentIdentifier("file:///nowhere/agent.yaml")
+    await client.text_document_document_symbol_async(types.DocumentSymbolParams(nowhere))

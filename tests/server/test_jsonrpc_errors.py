@@ -145,7 +145,7 @@ async def test_an_initialize_pygls_cannot_read_is_answered_once_and_served(
 ) -> None:
     # pygls cannot read these capabilities: it serves a client without any, and the session
     # reads what it can of them.
-    wire = await Wire.start(tmp_path / "home")
+    wire = await Wire.start(tmp_path / "home", command=THREAD_WORKER_SERVER)  # not its subject
     answer = await wire.call("initialize", {
         "processId": None, "rootUri": tmp_path.as_uri(),
         "capabilities": {"textDocument": {"hover": 5}}})

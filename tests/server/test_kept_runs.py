@@ -14,15 +14,11 @@ from typing import Any
 from lsprotocol import types
 
 from tests.history.conftest import VENDORED_HISTORY
-from tests.server.lsp_client import (
-    THREAD_WORKER_SERVER,
-    Client,
-    open_doc,
-    push_capabilities,
-    start,
-    stop,
-)
+from tests.server.lsp_client import Client, open_doc
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
 from tests.server.test_test_items import request
+
+pytestmark = SHARES_SERVERS
 
 SINCE = "2026-12-07 03:04:35"  # the fourth run, where both turns below fail
 
@@ -41,15 +37,16 @@ async def hover_text(client: Client, doc: str, line: int, wanted: str) -> str:
         await asyncio.sleep(0.05)
 
 
-async def test_hover_and_test_items_tell_each_turn_s_record(tmp_path: Path) -> None:
+async def test_hover_and_test_items_tell_each_turn_s_record(
+    tmp_path: Path, lend_push: LendPush
+) -> None:
     shutil.copytree(VENDORED_HISTORY, tmp_path / "suite")
     shutil.copytree(VENDORED_HISTORY, tmp_path / "bare", ignore=shutil.ignore_patterns("results"))
     agent, bare = tmp_path / "suite" / "agent.yaml", tmp_path / "bare" / "agent.yaml"
     lines = agent.read_text().splitlines()
     turn_1 = lines.index("      - input: And in 2020?")
     capital = lines.index("  - name: capital")
-    client = await start(tmp_path, push_capabilities(), command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(tmp_path) as client:
         doc, other = open_doc(client, agent), open_doc(client, bare)
         await client.diagnostics_of(doc)
         wanted = (
@@ -77,6 +74,4 @@ async def test_hover_and_test_items_tell_each_turn_s_record(tmp_path: Path) -> N
         assert "History" not in text and text  # the field's documentation alone
         found = await request(client, "holodeck/testItems", {"textDocument": {"uri": other}})
         assert all("history" not in case for case in found["cases"])
-    finally:
-        await stop(client)
     assert not (agent.parent / ".holodeck").exists()  # the server wrote nothing

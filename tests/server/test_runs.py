@@ -14,14 +14,11 @@ from lsprotocol import types
 
 from tests.conftest import REPO
 from tests.runner.helpers import invoke
-from tests.server.lsp_client import (
-    THREAD_WORKER_SERVER,
-    Client,
-    open_doc,
-    push_capabilities,
-    start,
-    stop,
-)
+from tests.server.lsp_client import Client, open_doc
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
+
+pytestmark = SHARES_SERVERS
+TRUSTED = {"workspaceTrusted": True}  # runs are offered in trusted workspaces only
 
 E = types.DiagnosticSeverity.Error
 NUMERIC_RULE = "not the ground truth within tolerance"  # why numeric failed, without a threshold
@@ -47,13 +44,12 @@ def run_diagnostics(client: Client, doc: str) -> list[tuple[int, object, str]]:
 
 
 async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
-    tmp_path: Path,
+    tmp_path: Path, lend_push: LendPush
 ) -> None:
     agent, lines = broken_example(tmp_path)
     # No `run.replay`: the lens replays the suite's recording, `replay.jsonl` beside it.
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
-                         command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(agent.parent, TRUSTED) as client:
+        earlier = set(client.progress_reports)  # the session's server: other tests' runs
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
         lenses = await client.text_document_code_lens_async(
@@ -90,7 +86,7 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
         (numeric,) = [d for d in client.diagnostics[doc] if d.range.start.line == truth]
         assert numeric.message.split("\n")[1:] == ["expected: 190000", "actual: 181,001"]
         # `$/progress`: begun, each finished turn, ended with the counts.
-        (reports,) = client.progress_reports.values()
+        (reports,) = [r for t, r in client.progress_reports.items() if t not in earlier]
         assert [type(r).__name__ for r in reports] == [
             "WorkDoneProgressBegin",
             "WorkDoneProgressReport",
@@ -111,11 +107,9 @@ async def test_run_turn_from_its_lens_publishes_the_failures_at_their_lines(
             "tool calls: `lookup(metric='operating_cash_flow', year='2020')`"
             in hover.contents.value
         )
-    finally:
-        await stop(client)
 
 
-async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
+async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path, lend_push: LendPush) -> None:
     agent, lines = broken_example(tmp_path)
     report = agent.parent / "report.json"
     code, _, err = await asyncio.to_thread(
@@ -131,9 +125,7 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
     data["results"][1].update(passed=False, errors=["[turn 2] timeout"])
     data["summary"].update(passed=1, failed=2)
     report.write_text(json.dumps(data))
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
-                         command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(agent.parent, TRUSTED) as client:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
         answer = await client.workspace_execute_command_async(
@@ -149,11 +141,11 @@ async def test_a_report_from_ci_is_shown_at_its_lines(tmp_path: Path) -> None:
             (arg, E, "expected regex '2021', got '2020' (last run)"),
             (turns[6], E, "timeout (last run)"),
         ]
-    finally:
-        await stop(client)
 
 
-async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: Path) -> None:
+async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(
+    tmp_path: Path, lend_push: LendPush
+) -> None:
     """`run.baseline` names main's report (the example before the change): "Run turn" marks
     the turn that passed there and fails now, in its diagnostics and its hover."""
     example = tmp_path / "main"
@@ -168,11 +160,7 @@ async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: 
     # In the workspace folder (CI's report, downloaded): a run reads no file outside it.
     shutil.move(tmp_path / "main.json", agent.parent / "ci-main.json")
     settings = {"replay": "replay.jsonl", "baseline": str(agent.parent / "ci-main.json")}
-    client = await start(
-        agent.parent, push_capabilities(), options={"workspaceTrusted": True, "run": settings},
-        command=THREAD_WORKER_SERVER,
-    )
-    try:
+    async with lend_push(agent.parent, {**TRUSTED, "run": settings}) as client:
         doc = open_doc(client, agent)
         await client.diagnostics_of(doc)
         answer = await client.workspace_execute_command_async(
@@ -200,5 +188,3 @@ async def test_a_turn_that_passed_in_the_baseline_is_marked_regressed(tmp_path: 
         assert first is not None and isinstance(first.contents, types.MarkupContent)
         assert "**Last run: PASS** turn 0" in first.contents.value
         assert "since the baseline: `passed -> passed`" in first.contents.value
-    finally:
-        await stop(client)

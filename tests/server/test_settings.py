@@ -16,6 +16,9 @@ from tests.server.lsp_client import (
     start,
     stop,
 )
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
+
+pytestmark = SHARES_SERVERS
 
 W = types.DiagnosticSeverity.Warning
 TEXT = """name: bot
@@ -124,21 +127,19 @@ async def test_file_patterns_decide_which_files_are_validated(workspace: Path) -
         await stop(client)
 
 
-async def test_graders_are_imported_only_when_allowed_and_trusted(workspace: Path) -> None:
+async def test_graders_are_imported_only_when_allowed_and_trusted(
+    workspace: Path, lend_push: LendPush
+) -> None:
     (workspace / "boom.py").write_text(
         'raise RuntimeError("boom")\n\n\ndef grade(ctx):\n    return True\n'
     )
     text = (workspace / "agent.yaml").read_text().replace("graders:exact_match", "boom:grade")
-    for options, expected in [
+    for settings, expected in [
         ({"graders": {"import": "trusted"}, "workspaceTrusted": False}, []),
         ({"graders": {"import": "never"}, "workspaceTrusted": True}, []),
         ({"graders": {"import": "trusted"}, "workspaceTrusted": True}, ["HL505"]),
     ]:
-        client = await start(
-            workspace, push_capabilities(), options=options, command=THREAD_WORKER_SERVER)
-        try:
+        async with lend_push(workspace, settings) as client:
             doc = open_doc(client, workspace / "agent.yaml", text)
-            found = await client.diagnostics_of(doc)
-            assert [d.code for d in found] == expected, options
-        finally:
-            await stop(client)
+            found = await client.diagnostics_of(doc, after=len(client.published))
+            assert [d.code for d in found] == expected, settings

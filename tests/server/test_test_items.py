@@ -13,17 +13,8 @@ from lsprotocol import types
 
 from holodeck_lsp.server.jobs import MAX_TEXT
 from tests.conftest import REPO
-from tests.server.lsp_client import (
-    THREAD_WORKER_SERVER,
-    Client,
-    edit,
-    open_doc,
-    push_capabilities,
-    start,
-    stop,
-    uri,
-)
-from tests.server.shared_servers import SHARES_SERVERS
+from tests.server.lsp_client import Client, edit, open_doc, uri
+from tests.server.shared_servers import SHARES_SERVERS, LendPush
 
 pytestmark = SHARES_SERVERS
 
@@ -56,13 +47,13 @@ async def request(client: Client, method: str, params: dict[str, Any]) -> Any:
     return plain(await client.protocol.send_request_async(method, params))
 
 
-async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Path) -> None:
+async def test_items_list_the_cases_and_turns_where_the_lenses_are(
+    tmp_path: Path, lend_push: LendPush
+) -> None:
     agent = example(tmp_path)
     lines = agent.read_text().splitlines()
     # Trusted: runs (the lenses) are offered in trusted workspaces only.
-    client = await start(agent.parent, push_capabilities(), options={"workspaceTrusted": True},
-                         command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(agent.parent, {"workspaceTrusted": True}) as client:
         doc = open_doc(client, agent)
         found = await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}})
         first = lines.index("test_cases:")
@@ -104,8 +95,6 @@ async def test_items_list_the_cases_and_turns_where_the_lenses_are(tmp_path: Pat
         # Text that does not parse: null, the client keeps what it shows.
         edit(client, doc, 3, (0, 0), (0, 0), "name: [\n")
         assert await request(client, "holodeck/testItems", {"textDocument": {"uri": doc}}) is None
-    finally:
-        await stop(client)
 
 
 async def test_items_of_a_closed_file_are_read_from_disk(push: Client, workspace: Path) -> None:
@@ -135,15 +124,13 @@ async def test_items_of_a_closed_file_are_read_from_disk(push: Client, workspace
 
 
 async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
-    tmp_path: Path,
+    tmp_path: Path, lend_push: LendPush
 ) -> None:
     """`holodeck/runArguments` builds the command line the lenses run; the suite's
     recording is `replay.jsonl` beside it unless a setting names another."""
     agent = example(tmp_path)
     folder = agent.parent
-    client = await start(folder, push_capabilities(), options={"workspaceTrusted": True},
-                         command=THREAD_WORKER_SERVER)
-    try:
+    async with lend_push(folder, {"workspaceTrusted": True}) as client:
         doc = {"uri": uri(agent)}
         items = await request(client, "holodeck/testItems", {"textDocument": doc})
         assert items["recording"] == str(folder / "replay.jsonl")
@@ -173,8 +160,6 @@ async def test_the_testing_view_runs_what_the_lenses_run_with_one_recording(
                       {"textDocument": doc, "mode": "dry-run"},
                       {"textDocument": doc, "mode": "live", "case": -1}):  # fmt: skip
             assert await request(client, "holodeck/runArguments", wrong) is None
-    finally:
-        await stop(client)
 
 
 async def test_field_locations_place_a_failure_at_its_line(push: Client, workspace: Path) -> None:
