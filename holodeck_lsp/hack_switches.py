@@ -16,7 +16,7 @@ HACKS = {
     "code-cache": "holodeck_lsp/server/code_cache.py",
     "serve-fast-path": "holodeck_lsp/__main__.py",
     "incremental-parse": "holodeck_lsp/validation/yaml/incremental.py",
-    "event-loader": "holodeck_lsp/validation/yaml/loader.py",
+    "event-loader": "holodeck_lsp/validation/yaml/event_loader.py",
     "deferred-validators": "holodeck_lsp/models/_base.py",
 }
 
