@@ -321,11 +321,11 @@ def _plan(options: RunOptions, *, collected: Collected, run: RunContext) -> RunP
 
 
 def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
-    suite, chosen = plan.collected.suite, options.report
+    suite, reporting = plan.collected.suite, options.report
     if options.execute.python_agent is None:
         _warn_unapplied(suite, err=run.err)
     events = _event_stream(options, collected=plan.collected, run=run)
-    out = run.err if chosen.events == "-" else run.out  # stdout holds the events alone
+    out = run.err if reporting.events == "-" else run.out  # stdout holds the events alone
     start = time.perf_counter()
     try:
         done = _run_cases(plan, options=options, events=events, run=run)
@@ -337,16 +337,16 @@ def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
     built = _report(plan, options=options, done=done, duration=duration)
     comparison = _comparison(plan, options=options, report=built.report)
     # The runs kept before this one, for the HTML report to show each turn's record.
-    history = history_before(chosen.outputs, agent_file=options.agent_file,
-                             agent_name=suite.agent.name, options=chosen.keeping,
-                             chosen=chosen.report_format)
+    history = history_before(reporting.outputs, agent_file=options.agent_file,
+                             agent_name=suite.agent.name, options=reporting.keeping,
+                             chosen=reporting.report_format)
     problems = _write_outputs(plan, options=options, built=built, comparison=comparison,
                               secrets=run.secrets, history=history)
     _print_summary(built.report, comparison=comparison, out=out)
     # Kept in its history (`results/<slug>/` beside the agent file): a warning, never the
     # exit code, when it cannot be; a shard keeps nothing (`merge` does).
     keep_run(built.report, agent=suite.agent, agent_file=options.agent_file,
-             options=chosen.keeping, secrets=run.secrets, out=out, err=run.err,
+             options=reporting.keeping, secrets=run.secrets, out=out, err=run.err,
              shard=plan.collected.shard)
     return _verdict(built.report, done=done, problems=problems, events=events, err=run.err)
 
@@ -423,15 +423,9 @@ def _comparison(plan: RunPlan, *, options: RunOptions, report: TestReport) -> Co
     return compare_runs(before, report_side(report, written, "this run"))
 
 
-def _write_outputs(
-    plan: RunPlan,
-    *,
-    options: RunOptions,
-    built: RecordedReport,
-    comparison: Comparison | None,
-    secrets: Secrets,
-    history: Standings | None,
-) -> list[str]:
+def _write_outputs(plan: RunPlan, *, options: RunOptions, built: RecordedReport,
+                   comparison: Comparison | None, secrets: Secrets, history: Standings | None
+                   ) -> list[str]:
     """The reports (rendered from the records this run built) and the recording; what
     could not be written."""
     problems = write_reports(built.report, built.records, options.report.outputs,
@@ -457,14 +451,8 @@ def _print_summary(report: TestReport, *, comparison: Comparison | None, out: Te
         out.write("".join(line + "\n" for line in baseline_lines(comparison)))
 
 
-def _verdict(
-    report: TestReport,
-    *,
-    done: Execution,
-    problems: list[str],
-    events: EventStream | None,
-    err: TextIO,
-) -> int:
+def _verdict(report: TestReport, *, done: Execution, problems: list[str],
+             events: EventStream | None, err: TextIO) -> int:
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = verdict(report, done, problems)
