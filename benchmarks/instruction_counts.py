@@ -7,8 +7,11 @@ the instructions a program executes do not. Counted, each program with all its c
 processes: `check` on the 20-line file and on the 1,000-case suite of `check_timing.py`;
 the two halves of the server's start-up, the protocol side (`import
 holodeck_lsp.server.main` after the code cache is installed, as `serve` does) and the
-validation worker's preload (`server/preload.py`); and the worker's first job on the 100-
-and 1,000-case suites of `lsp_first_diagnostics.py` (the preload's count subtracted).
+validation worker's preload (`server/preload.py`); the worker's first job on the 100-
+and 1,000-case suites of `lsp_first_diagnostics.py` (the preload's count subtracted); and
+an edit of the 1,000-case suite after that job (a character typed into a test case or
+taken out, applied as the server applies it, then validated as the worker does: the mean
+of `EDITS`).
 `--baseline DIR` counts another checkout too (say, main before a change), `--without HACK`
 (repeatable; a name of `holodeck_lsp/hack_switches.py`) this one with that hack off; with
 `--check-jsonschema`, check-jsonschema on the same files (some 30 G instructions on the
@@ -33,6 +36,7 @@ from holodeck_lsp.hack_switches import VARIABLE
 from tests.support.suites import suite
 
 ROOT = Path(__file__).resolve().parent.parent
+EDITS = 10  # edits counted after the first job, each applied and validated
 PROTOCOL_SIDE = ("from holodeck_lsp.server import code_cache\n"
                  "code_cache.install()\n"
                  "import holodeck_lsp.server.main\n")
@@ -44,10 +48,25 @@ from holodeck_lsp.server import jobs
 from holodeck_lsp.server.settings import Settings
 if len(sys.argv) > 1:
     path = Path(sys.argv[1])
-    jobs.run(jobs.Snapshot(
-        uri=path.as_uri(), path=path, text=path.read_text(), version=1, language_id="yaml",
-        others={}, versions={path: 1}, settings=Settings(), roots=(path.parent,),
-        encoding="utf-16", related_information=True, known=False, user_config_dir=None))
+    def job(text, version, known):
+        jobs.run(jobs.Snapshot(
+            uri=path.as_uri(), path=path, text=text, version=version, language_id="yaml",
+            others={}, versions={path: version}, settings=Settings(), roots=(path.parent,),
+            encoding="utf-16", related_information=True, known=known, user_config_dir=None))
+    job(path.read_text(), 1, False)
+if len(sys.argv) > 2:  # then edits: a character typed at the end of an input, taken out
+    from lsprotocol import types
+    from holodeck_lsp.server.open_documents import Documents
+    docs = Documents()
+    doc = docs.open(types.TextDocumentItem(path.as_uri(), "yaml", 1, path.read_text()))
+    lines = doc.text.split("\\n")
+    line = next(i for i in range(len(lines) // 2, len(lines)) if "input:" in lines[i])
+    col = len(lines[line])
+    for n in range(int(sys.argv[2])):
+        at, end = types.Position(line, col), types.Position(line, col + n % 2)
+        change = types.TextDocumentContentChangePartial(types.Range(at, end), "" if n % 2 else "x")
+        doc = docs.change(doc.uri, doc.version + 1, [change])
+        job(doc.text, doc.version, True)
 """
 
 
@@ -111,6 +130,9 @@ def main() -> None:
             for label, path in suites.items():
                 count = instructions([*python, "first_job.py", str(path)], env, folder)
                 print(f"    worker, first job, {label:<15} {count - preload:6.3f}")
+            edits = [instructions([*python, "first_job.py", str(path), str(n)], env, folder)
+                     for n in (0, EDITS)]
+            print(f"    an edit, {label}, millions    {(edits[1] - edits[0]) / EDITS * 1e3:6.1f}")
         if args.check_jsonschema:
             print("check-jsonschema, billions of instructions:")
             for label, path in files.items():

@@ -15,8 +15,10 @@ HACKS = {
     "lean-transport": "holodeck_lsp/runner/services/http_transport.py",
     "code-cache": "holodeck_lsp/server/code_cache.py",
     "serve-fast-path": "holodeck_lsp/__main__.py",
+    "newline-starts": "holodeck_lsp/server/newline_starts.py",
+    "regex-verdicts": "holodeck_lsp/validation/lints/regex_verdicts.py",
     "incremental-parse": "holodeck_lsp/validation/yaml/incremental.py",
-    "event-loader": "holodeck_lsp/validation/yaml/loader.py",
+    "event-loader": "holodeck_lsp/validation/yaml/event_loader.py",
     "deferred-validators": "holodeck_lsp/models/_base.py",
 }
 

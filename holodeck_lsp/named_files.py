@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -65,7 +64,6 @@ def _kind(mode: int) -> str | None:
     return "not a regular file"
 
 
-@lru_cache(maxsize=1)
 def _kernel_devices() -> frozenset[int]:
     """The file systems of /proc and /sys (also when mounted elsewhere)."""
     found = set()

@@ -109,17 +109,13 @@ def value_is_empty(value: str) -> bool:
 class _Lines:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
-        self._cache: dict[int, LineShape] = {}
 
     def deeper(self, index: int, col: int) -> bool:
         """Whether the line is indented past ``col`` (a cheap test before any parsing)."""
         return self.lines[index].startswith(" " * (col + 1))
 
     def __getitem__(self, index: int) -> LineShape:
-        found = self._cache.get(index)
-        if found is None:
-            found = self._cache[index] = shape(self.lines[index])
-        return found
+        return shape(self.lines[index])
 
 
 def mapping_path(lines: _Lines, start: int, col: int) -> YamlPath | None:

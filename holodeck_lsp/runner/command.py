@@ -158,14 +158,6 @@ class RunContext:
 
 
 @dataclass(frozen=True)
-class Baseline:
-    """`--baseline`: the earlier run, and its result for each case as events name it."""
-
-    side: RunSide
-    marks: BaselineMarks
-
-
-@dataclass(frozen=True)
 class Collected:
     """What the collect steps found: the suite, its cases and those this run runs."""
 
@@ -174,17 +166,7 @@ class Collected:
     planned: list[PlannedCase]  # every case of the suite
     cases: list[PlannedCase]  # selected (-k, --shard, --limit) and focused (--case)
     shard: tuple[int, int] | None
-    baseline: Baseline | None
-
-
-@dataclass(frozen=True)
-class RunOutputs:
-    """What the run writes, each checked writable before the first request."""
-
-    reports: list[Path]
-    recording: Path | None  # --record, else the recording being resumed
-    events: str | None  # a file, or "-" for stdout
-    report_format: str | None = None  # `--format`: the reports' format, whatever their names
+    baseline: RunSide | None  # `--baseline`: the earlier run
 
 
 @dataclass(frozen=True)
@@ -194,11 +176,11 @@ class RunPlan:
     collected: Collected
     stack: BackendStack  # the backend, the recorder, the tools
     judges: JudgePanel | None
-    outputs: RunOutputs
+    recording: Path | None  # where the exchanges go: --record, else the recording resumed
 
 
 def _check_options(options: RunOptions) -> tuple[int, int] | None:
-    collect, execute, report = options.collect, options.execute, options.report
+    collect, execute = options.collect, options.execute
     if execute.record is not None and execute.replay is not None:
         raise UsageError("--record and --replay cannot be used together")
     if execute.resume is not None and execute.replay is not None:
@@ -212,10 +194,7 @@ def _check_options(options: RunOptions) -> tuple[int, int] | None:
     if collect.repeat < 1:
         raise UsageError("--repeat must be >= 1")
     try:
-        parse_pass_rule(report.pass_rule)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    try:
+        parse_pass_rule(options.report.pass_rule)
         return parse_shard(collect.shard) if collect.shard else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -271,32 +250,23 @@ def _run(options: RunOptions, run: RunContext) -> int:
 
 
 def _collect(options: RunOptions, *, run: RunContext) -> Collected:
-    shard = _check_options(options)
-    suite = _load(options, env=run.env, secrets=run.secrets)
-    _announce_differences(suite, strict=options.collect.strict_parity, err=run.err)
-    parallelism = resolve_parallelism(
-        options.execute.parallel, suite.execution.parallel_test_cases, run.env
-    )
+    shard, collect = _check_options(options), options.collect
+    secrets_needed = options.execute.replay is None  # a replay sends no key: one may be unset
+    suite = load_suite(options.agent_file, run.env, collect.user_config, secrets_needed)
+    register_agent(run.secrets, suite.agent, run.env)  # the secrets its configuration names
+    _announce_differences(suite, strict=collect.strict_parity, err=run.err)
+    parallel = suite.execution.parallel_test_cases
+    parallelism = resolve_parallelism(options.execute.parallel, parallel, run.env)
     planned = plan_suite(suite.agent)
-    cases = _select(planned, options=options.collect, shard=shard)
-    baseline = _read_baseline(options.report.baseline, planned=planned)
-    return Collected(
-        suite=suite,
-        parallelism=parallelism,
-        planned=planned,
-        cases=cases,
-        shard=shard,
-        baseline=baseline,
-    )
-
-
-def _load(options: RunOptions, *, env: Mapping[str, str], secrets: Secrets) -> LoadedSuite:
-    """The suite, validated; the secrets its configuration names join the registry."""
-    # A replay calls no service: a key it would have sent may be unset.
-    secrets_needed = options.execute.replay is None
-    suite = load_suite(options.agent_file, env, options.collect.user_config, secrets_needed)
-    register_agent(secrets, suite.agent, env)
-    return suite
+    cases = select(planned, collect.keywords, shard, collect.limit)
+    try:
+        cases = focus(cases, collect.case, collect.up_to_turn)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    baseline = options.report.baseline
+    baseline_side = read_side(baseline) if baseline is not None else None
+    return Collected(suite=suite, parallelism=parallelism, planned=planned, cases=cases,
+                     shard=shard, baseline=baseline_side)
 
 
 def _announce_differences(suite: LoadedSuite, *, strict: bool, err: TextIO) -> None:
@@ -307,24 +277,6 @@ def _announce_differences(suite: LoadedSuite, *, strict: bool, err: TextIO) -> N
         print_deviations(found, strict, err)
         if strict:
             raise UsageError(closing_line(found, strict))
-
-
-def _select(
-    planned: list[PlannedCase], *, options: CollectOptions, shard: tuple[int, int] | None
-) -> list[PlannedCase]:
-    """-k, --shard and --limit, then --case and --up-to-turn."""
-    cases = select(planned, options.keywords, shard, options.limit)
-    try:
-        return focus(cases, options.case, options.up_to_turn)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _read_baseline(path: Path | None, *, planned: list[PlannedCase]) -> Baseline | None:
-    if path is None:
-        return None
-    side = read_side(path)
-    return Baseline(side, BaselineMarks(side, planned))
 
 
 def _from_report(options: RunOptions, *, collected: Collected, run: RunContext) -> int:
@@ -347,58 +299,33 @@ def _plan(options: RunOptions, *, collected: Collected, run: RunContext) -> RunP
     resumed = load_replay(execute.resume) if execute.resume is not None else None
     limit = turn_limit(suite, execute.llm_timeout, run.env)
     stack = run_backend(
-        suite,
-        python_agent=execute.python_agent,
-        replay=execute.replay,
-        record=execute.record,
-        retry=execute.retry,
-        turn_limit=limit,
-        parallelism=collected.parallelism,
-        err=run.err,
-        env=run.env,
-        cases=cases,
-        resumed=resumed,
-    )
+        suite, python_agent=execute.python_agent, replay=execute.replay, record=execute.record,
+        retry=execute.retry, turn_limit=limit, parallelism=collected.parallelism, err=run.err,
+        env=run.env, cases=cases, resumed=resumed)
     judges = run_judges(
-        suite,
-        cases=cases,
-        stack=stack,
-        retry=execute.retry,
-        timeout=limit[0],
-        parallelism=collected.parallelism,
-        env=run.env,
-        resumed=resumed,
-    )
-    outputs = _outputs(options)
-    if not cases:
-        run.err.write("warning: no test case selected\n")
-    return RunPlan(collected=collected, stack=stack, judges=judges, outputs=outputs)
-
-
-def _outputs(options: RunOptions) -> RunOutputs:
-    report = options.report
-    # Where the run's exchanges go: --record, else the recording being resumed.
-    recording = options.execute.record or options.execute.resume
-    events_file = [Path(report.events)] if report.events not in (None, "-") else []
-    _check_writable([*report.outputs, *([recording] if recording else []), *events_file])
-    return RunOutputs(report.outputs, recording, report.events, report.report_format)
-
-
-def _check_writable(paths: list[Path]) -> None:
-    problems = [p for p in (check_writable(path) for path in paths) if p is not None]
+        suite, cases=cases, stack=stack, retry=execute.retry, timeout=limit[0],
+        parallelism=collected.parallelism, env=run.env, resumed=resumed)
+    recording = execute.record or execute.resume
+    events = options.report.events
+    writes = [*options.report.outputs, *([recording] if recording else []),
+              *([Path(events)] if events is not None and events != "-" else [])]
+    problems = [p for p in map(check_writable, writes) if p is not None]
     if problems:
         raise UsageError("cannot write " + "; ".join(problems) + " (checked before any request)")
+    if not cases:
+        run.err.write("warning: no test case selected\n")
+    return RunPlan(collected=collected, stack=stack, judges=judges, recording=recording)
 
 
 # Execute: the cases run, the report written and printed, the exit code.
 
 
 def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
-    suite = plan.collected.suite
+    suite, reporting = plan.collected.suite, options.report
     if options.execute.python_agent is None:
         _warn_unapplied(suite, err=run.err)
     events = _event_stream(options, collected=plan.collected, run=run)
-    out = run.err if plan.outputs.events == "-" else run.out  # stdout holds the events alone
+    out = run.err if reporting.events == "-" else run.out  # stdout holds the events alone
     start = time.perf_counter()
     try:
         done = _run_cases(plan, options=options, events=events, run=run)
@@ -408,15 +335,20 @@ def _execute(plan: RunPlan, *, options: RunOptions, run: RunContext) -> int:
         return EXIT_USAGE
     duration = int((time.perf_counter() - start) * 1000)
     built = _report(plan, options=options, done=done, duration=duration)
-    report = built.report
-    comparison = _comparison(plan, report=report)
-    history = _history_before(plan, options=options)
-    problems = _write_outputs(
-        plan, built=built, comparison=comparison, secrets=run.secrets, history=history
-    )
-    _print_summary(report, comparison=comparison, out=out)
-    _keep(plan, options=options, report=report, run=run, out=out)
-    return _verdict(report, done=done, problems=problems, events=events, err=run.err)
+    comparison = _comparison(plan, options=options, report=built.report)
+    # The runs kept before this one, for the HTML report to show each turn's record.
+    history = history_before(reporting.outputs, agent_file=options.agent_file,
+                             agent_name=suite.agent.name, options=reporting.keeping,
+                             chosen=reporting.report_format)
+    problems = _write_outputs(plan, options=options, built=built, comparison=comparison,
+                              secrets=run.secrets, history=history)
+    _print_summary(built.report, comparison=comparison, out=out)
+    # Kept in its history (`results/<slug>/` beside the agent file): a warning, never the
+    # exit code, when it cannot be; a shard keeps nothing (`merge` does).
+    keep_run(built.report, agent=suite.agent, agent_file=options.agent_file,
+             options=reporting.keeping, secrets=run.secrets, out=out, err=run.err,
+             shard=plan.collected.shard)
+    return _verdict(built.report, done=done, problems=problems, events=events, err=run.err)
 
 
 def _warn_unapplied(suite: LoadedSuite, *, err: TextIO) -> None:
@@ -430,128 +362,76 @@ def _warn_unapplied(suite: LoadedSuite, *, err: TextIO) -> None:
 def _event_stream(
     options: RunOptions, *, collected: Collected, run: RunContext
 ) -> EventStream | None:
-    target = options.report.events
+    target, baseline = options.report.events, collected.baseline
     if target is None:
         return None
     if target == "-":
         stream = run.out
     else:
         stream = run.closing.enter_context(open(target, "w", encoding="utf-8"))  # noqa: SIM115
-    baseline = collected.baseline
-    return EventStream(
-        stream,
-        collected.suite.agent,
-        str(options.agent_file),
-        collected.cases,
-        run.secrets,
-        repeat=options.collect.repeat,
-        baseline=baseline.marks if baseline is not None else None,
-    )
+    marks = BaselineMarks(baseline, collected.planned) if baseline is not None else None
+    return EventStream(stream, collected.suite.agent, str(options.agent_file), collected.cases,
+                       run.secrets, repeat=options.collect.repeat, baseline=marks)
 
 
 def _run_cases(
     plan: RunPlan, *, options: RunOptions, events: EventStream | None, run: RunContext
 ) -> Execution:
     """Tools started, then the cases; `PreflightError` before any model call."""
-    suite, cases = plan.collected.suite, plan.collected.cases
+    suite, cases, how = plan.collected.suite, plan.collected.cases, options.execute
     settings = CaseRunSettings(
-        suite.folder,
-        suite.graders,
-        parallelism=plan.collected.parallelism,
-        judges=plan.judges,
-        grader_timeout=options.execute.grader_timeout,
-        run_label=run_label(suite, options.execute.python_agent),
-        on_turn=events.turn_finished if events is not None else None,
-    )
-    context = ToolContext(
-        suite.folder,
-        run.env,
-        isolate_mcp=options.execute.isolate_mcp,
-        reingest=options.execute.reingest,
-        database_origins=suite.database_origins,
-    )
+        suite.folder, suite.graders, parallelism=plan.collected.parallelism, judges=plan.judges,
+        grader_timeout=how.grader_timeout, run_label=run_label(suite, how.python_agent),
+        on_turn=events.turn_finished if events is not None else None)
+    context = ToolContext(suite.folder, run.env, isolate_mcp=how.isolate_mcp,
+                          reingest=how.reingest, database_origins=suite.database_origins)
     repeat, report = options.collect.repeat, options.report
     counts = planned_counts(cases, repeat)
     progress: Progress = make_progress(report.quiet, counts, run.err, report.verbose)
     if events is not None:
         progress = WithEvents(progress, events)
-    suite_run = SuiteRun(
-        backend=plan.stack.backend,
-        cases=expand(cases, repeat),
-        settings=settings,
-        tools=plan.stack.tools,
-        tool_context=context,
-        progress=progress,
-    )
+    suite_run = SuiteRun(backend=plan.stack.backend, cases=expand(cases, repeat),
+                         settings=settings, tools=plan.stack.tools, tool_context=context,
+                         progress=progress)
     return asyncio.run(execute(suite_run, run.err, run.interrupts))
 
 
 def _report(
     plan: RunPlan, *, options: RunOptions, done: Execution, duration: int
 ) -> RecordedReport:
-    collected, execute_options = plan.collected, options.execute
+    collected, execute = plan.collected, options.execute
     suite = collected.suite
     environment = run_environment(
-        backend=identity(suite.agent, suite.folder, execute_options.python_agent),
-        parallelism=collected.parallelism,
-        digest=suite_digest(collected.planned),
-        replay=execute_options.replay,
-        resumed_from=execute_options.resume,
-        shard=collected.shard,
-        judges=plan.judges,
-    )
+        backend=identity(suite.agent, suite.folder, execute.python_agent),
+        parallelism=collected.parallelism, digest=suite_digest(collected.planned),
+        replay=execute.replay, resumed_from=execute.resume, shard=collected.shard,
+        judges=plan.judges)
     return run_report(
-        agent_name=suite.agent.name,
-        agent_file=str(options.agent_file),
-        repeat=options.collect.repeat,
-        pass_rule=options.report.pass_rule,
-        done=done,
-        duration=duration,
-        environment=environment,
-    )
+        agent_name=suite.agent.name, agent_file=str(options.agent_file),
+        repeat=options.collect.repeat, pass_rule=options.report.pass_rule, done=done,
+        duration=duration, environment=environment)
 
 
-def _comparison(plan: RunPlan, *, report: TestReport) -> Comparison | None:
-    """`--baseline`: the baseline, cut to what this run ran, against this run."""
-    collected = plan.collected
+def _comparison(plan: RunPlan, *, options: RunOptions, report: TestReport) -> Comparison | None:
+    """`--baseline`: the baseline, cut to what this run ran, against this run (named by the
+    JSON reports it writes)."""
+    collected, chosen = plan.collected, options.report.report_format
     if collected.baseline is None:
         return None
-    before = ran_part(collected.baseline.side, collected.planned, collected.cases)
-    return compare_runs(before, _this_run(report, plan.outputs))
+    before = ran_part(collected.baseline, collected.planned, collected.cases)
+    written = [p for p in options.report.outputs if renderer_for(p, chosen) is render_json]
+    return compare_runs(before, report_side(report, written, "this run"))
 
 
-def _history_before(plan: RunPlan, *, options: RunOptions) -> Standings | None:
-    """The runs kept before this one, for the HTML report to show each turn's record."""
-    return history_before(
-        plan.outputs.reports,
-        agent_file=options.agent_file,
-        agent_name=plan.collected.suite.agent.name,
-        options=options.report.keeping,
-        chosen=plan.outputs.report_format,
-    )
-
-
-def _write_outputs(
-    plan: RunPlan,
-    *,
-    built: RecordedReport,
-    comparison: Comparison | None,
-    secrets: Secrets,
-    history: Standings | None = None,
-) -> list[str]:
+def _write_outputs(plan: RunPlan, *, options: RunOptions, built: RecordedReport,
+                   comparison: Comparison | None, secrets: Secrets, history: Standings | None
+                   ) -> list[str]:
     """The reports (rendered from the records this run built) and the recording; what
     could not be written."""
-    outputs = plan.outputs
-    problems = write_reports(
-        built.report,
-        built.records,
-        outputs.reports,
-        secrets=secrets,
-        baseline=comparison,
-        chosen=outputs.report_format,
-        history=history,
-    )
-    recorder, recording = plan.stack.recorder, plan.outputs.recording
+    problems = write_reports(built.report, built.records, options.report.outputs,
+                             secrets=secrets, baseline=comparison,
+                             chosen=options.report.report_format, history=history)
+    recorder, recording = plan.stack.recorder, plan.recording
     if recorder is not None and recording is not None:
         try:
             recorder.write(recording, secrets)
@@ -571,31 +451,8 @@ def _print_summary(report: TestReport, *, comparison: Comparison | None, out: Te
         out.write("".join(line + "\n" for line in baseline_lines(comparison)))
 
 
-def _keep(
-    plan: RunPlan, *, options: RunOptions, report: TestReport, run: RunContext, out: TextIO
-) -> None:
-    """The run kept in its history (`results/<slug>/` beside the agent file): a warning,
-    never the exit code, when it cannot be; a shard keeps nothing (`merge` does)."""
-    keep_run(
-        report,
-        agent=plan.collected.suite.agent,
-        agent_file=options.agent_file,
-        options=options.report.keeping,
-        secrets=run.secrets,
-        out=out,
-        err=run.err,
-        shard=plan.collected.shard,
-    )
-
-
-def _verdict(
-    report: TestReport,
-    *,
-    done: Execution,
-    problems: list[str],
-    events: EventStream | None,
-    err: TextIO,
-) -> int:
+def _verdict(report: TestReport, *, done: Execution, problems: list[str],
+             events: EventStream | None, err: TextIO) -> int:
     for problem in problems:
         err.write(f"error: {problem}\n")
     code, why = verdict(report, done, problems)
@@ -606,13 +463,6 @@ def _verdict(
     if why is not None:
         err.write(f"exit {code}: {why}\n")  # the last line: why the exit code is this
     return code
-
-
-def _this_run(report: TestReport, outputs: RunOutputs) -> RunSide:
-    """The run just made, as the HEAD of its comparison with `--baseline`."""
-    chosen = outputs.report_format
-    written = [path for path in outputs.reports if renderer_for(path, chosen) is render_json]
-    return report_side(report, written, "this run")
 
 
 def merge_command(

@@ -8,11 +8,11 @@ are mapped through character offsets.
 
 from __future__ import annotations
 
-import operator
 import re
 from bisect import bisect_right
-from itertools import accumulate, repeat
 from typing import TYPE_CHECKING
+
+from holodeck_lsp.server.newline_starts import newline_starts
 
 if TYPE_CHECKING:  # the validation worker places diagnostics without loading lsprotocol
     from lsprotocol import types
@@ -48,9 +48,6 @@ def _code_points(line: str, units: int, encoding: str) -> int:
 
 
 def _starts(text: str, pattern: re.Pattern[str]) -> list[int]:
-    if "\r" not in text and pattern is _LSP_BREAK:  # the common case, at C speed
-        widths = map(operator.add, map(len, text.split("\n")[:-1]), repeat(1))
-        return list(accumulate(widths, initial=0))
     return [0] + [m.end() for m in pattern.finditer(text)]
 
 
@@ -60,7 +57,7 @@ class PositionMap:
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.text = text
         self.encoding = encoding
-        self.starts = _starts(text, _LSP_BREAK)
+        self.starts = newline_starts(text) or _starts(text, _LSP_BREAK)
         self._yaml: list[int] | bool | None = False  # built on first use
 
     @property

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 
 from holodeck_lsp.named_files import NotReadable, resolve
@@ -19,7 +18,6 @@ from holodeck_lsp.validation.codes import rule
 from holodeck_lsp.validation.diagnostics import Diagnostic
 
 
-@lru_cache(maxsize=256)
 def repository_root(folder: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         try:

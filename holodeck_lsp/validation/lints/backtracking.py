@@ -28,7 +28,6 @@ once, not written out.
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 from bisect import bisect_left, bisect_right
@@ -531,7 +530,6 @@ def analyse(pattern: str, steps: int = MAX_WORK) -> Analysis:
         return Analysis(False, min(budget.spent, steps), False)
 
 
-@functools.lru_cache(maxsize=1024)
 def backtracks_exponentially(pattern: str) -> bool:
     """Whether ``pattern`` (which compiles) can take exponential time in `re`."""
     return analyse(pattern).exponential

@@ -3,7 +3,6 @@ as written (HL304, HL306, HL307, HL308, HL405, HL407, HL408)."""
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -146,8 +145,6 @@ def _name_at(path: YamlPath, j: int, entry: Any) -> YamlPath:
     return at if isinstance(entry, str) else (*at, "name")
 
 
-# Suites repeat a few argument names thousands of times.
-@functools.lru_cache(maxsize=4096, typed=True)
 def _arg_key_problem(key: Any) -> str | None:
     if not isinstance(key, str):
         return f"argument name {key!r} is not text; it never matches"

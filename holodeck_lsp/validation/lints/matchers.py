@@ -11,7 +11,7 @@ from typing import Any
 
 from holodeck_lsp.models.test_case import MATCHER_KEYS
 from holodeck_lsp.validation.collector import Collector
-from holodeck_lsp.validation.lints.backtracking import backtracks_exponentially
+from holodeck_lsp.validation.lints.regex_verdicts import backtracks
 from holodeck_lsp.validation.yaml.source_map import YamlPath
 
 # Other test tools' words for a comparison, by the HoloDeck matcher that writes it. Only
@@ -43,7 +43,7 @@ def matcher_rules(at: YamlPath, matcher: dict[Any, Any], collector: Collector) -
                 f"an empty {key} pattern matches only an empty "
                 + ("or blank value" if key == "fuzzy" else "value"),
             )
-        elif key == "regex" and isinstance(pattern, str) and backtracks_exponentially(pattern):
+        elif key == "regex" and isinstance(pattern, str) and backtracks(pattern):
             collector.emit((*at, key), "HL406", BACKTRACKING)
         return
     meant = _meant(key, pattern) if isinstance(key, str) else None

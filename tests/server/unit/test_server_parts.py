@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 
 from holodeck_lsp.server.open_documents import Documents
@@ -74,6 +75,15 @@ def test_a_document_edited_many_times_keeps_the_right_text_and_positions() -> No
         docs.change(doc.uri, version, [change])
         assert doc.positions(U16).starts == PositionMap(doc.text, U16).starts
     assert doc.text == "x\n: 1\nz: 2\n"
+
+
+def test_the_line_table_is_the_same_without_the_newline_split(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = ["", "a", "a\n", "a\nb", "\n\n", "é\n😀\n", "x\r\ny\rz\n"]
+    split = [PositionMap(text, U16).starts for text in texts]
+    monkeypatch.setenv("HOLODECK_LSP_WITHOUT", "newline-starts")
+    assert [PositionMap(text, U16).starts for text in texts] == split
 
 def test_settings_parse_over_a_base_and_report_what_they_drop() -> None:
     settings, problems = parse_settings(

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from holodeck_lsp.install_hints import install_extra
@@ -61,15 +60,10 @@ def bleu(response: str, ground_truth: str) -> float:
     return float(result.score / 100.0)
 
 
-@cache
-def _rouge_scorer() -> Any:
-    scorers = importlib.import_module("rouge_score.rouge_scorer")
-    return scorers.RougeScorer(["rougeL"], use_stemmer=False)
-
-
 def rouge(response: str, ground_truth: str) -> float:
     _load("rouge")
-    score = _rouge_scorer().score(ground_truth, response)["rougeL"]
+    scorer = importlib.import_module("rouge_score.rouge_scorer").RougeScorer(["rougeL"])
+    score = scorer.score(ground_truth, response)["rougeL"]
     return _clamp(score.fmeasure)
 
 
@@ -80,17 +74,11 @@ class _NoSynonyms:
         return []
 
 
-@cache
-def _meteor_parts() -> tuple[Callable[..., float], Callable[[str], list[str]]]:
-    tokenizers = importlib.import_module("nltk.tokenize")
-    scores = importlib.import_module("nltk.translate.meteor_score")
-    # The Treebank-style word tokenizer needs no downloaded model (word_tokenize does).
-    return scores.single_meteor_score, tokenizers.NLTKWordTokenizer().tokenize
-
-
 def meteor(response: str, ground_truth: str) -> float:
     _load("meteor")
-    score, tokenize = _meteor_parts()
+    score = importlib.import_module("nltk.translate.meteor_score").single_meteor_score
+    # The Treebank-style word tokenizer needs no downloaded model (word_tokenize does).
+    tokenize = importlib.import_module("nltk.tokenize").NLTKWordTokenizer().tokenize
     return _clamp(score(tokenize(ground_truth), tokenize(response), wordnet=_NoSynonyms()))
 
 
