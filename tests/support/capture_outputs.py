@@ -191,6 +191,10 @@ def execute(run: Run, out: Path, work: Path, url: str) -> list[Path]:
         args += ["--events", str(scratch / "events.jsonl")]
     if run.record:
         args += ["--record", str(scratch / "recording.jsonl")]
+    if run.cwd == REPO and args[0] == "run":  # kept beside an example, it dirties the clone
+        kept = work / "history" / run.name
+        shutil.rmtree(kept, ignore_errors=True)
+        args += ["--history-dir", str(kept)]
     done = subprocess.run(
         [*CLI, *args],
         cwd=run.cwd,
