@@ -12,7 +12,8 @@ objects are built, and on otherwise:
 - `settle()`: what start-up built is moved out of the collector's sight (`gc.freeze`,
   so no pass ever rescans it) and the collector comes on. The server does so once its
   first diagnostics are out (`server/startup.py`, with a timer in case no document is
-  ever opened); the worker's forkserver once its preload is done.
+  ever opened); the worker's forkserver once its preload is done; a test process once
+  pytest has collected (`tests/conftest.py`).
 - `resume()`: every other command (`run`, `merge`, `compare`, `schema`) turns it on
   once its command line is loaded: a run lasts, and runs user code.
 - `paused()`: off while a validation job runs (the worker's, the thread worker's), on

@@ -14,6 +14,8 @@ import hypothesis
 import pytest
 import pytest_asyncio
 
+from holodeck_lsp import gc_policy
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 # Upstream files vendored verbatim with their licences (tests/data/README.md): the suite
@@ -68,7 +70,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     tests build large trees (a suite, its report), which each pass would rescan (they spent
     a third of their CPU on it). It stays on for what the tests build."""
     gc.collect()
-    gc.freeze()
+    gc_policy.settle()  # the one home of the collector's toggles
     gc.set_threshold(100_000, 10, 10)
 
 
