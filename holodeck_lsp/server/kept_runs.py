@@ -17,18 +17,20 @@ import logging
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
 from holodeck_lsp.history.case_keys import CaseKey, case_keys
 from holodeck_lsp.history.outcome_index import stamp
 from holodeck_lsp.history.results_folder import results_folder, run_files
-from holodeck_lsp.history.run_history import agent_name_in
-from holodeck_lsp.history.turn_standings import Standing, Standings, standings
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.jobs import MAX_BYTES
 from holodeck_lsp.server.worker import Worker
+
+if TYPE_CHECKING:
+    from holodeck_lsp.history.turn_standings import Standing, Standings
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,8 @@ class KeptRuns:
             cached = self._cache.get(folder)
         if cached is not None and cached[0] == signature:
             return cached[1]
+        from holodeck_lsp.history.turn_standings import standings  # see _for_agent
+
         found = standings(folder)
         with self._lock:
             self._cache[folder] = (signature, found)
@@ -77,6 +81,10 @@ class KeptRuns:
 
     def _for_agent(self, agent: Path, text: str | None) -> Standings | None:
         """On the worker: the records of the agent file (read from disk without ``text``)."""
+        # Here, not at the top: the history's reader loads the report models (a tenth of a
+        # second), which the server's way to its first diagnostics does not need.
+        from holodeck_lsp.history.run_history import agent_name_in
+
         if text is None:
             try:
                 text = read_text(agent, MAX_BYTES)

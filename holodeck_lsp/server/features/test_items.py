@@ -32,14 +32,13 @@ import asyncio
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from holodeck_lsp.editing.outline import Symbol, suite_items
 from holodeck_lsp.history.case_keys import CaseKey
-from holodeck_lsp.history.turn_standings import Standings
 from holodeck_lsp.named_files import NotReadable, read_text
 from holodeck_lsp.server.jobs import MAX_BYTES, MAX_TEXT
 from holodeck_lsp.server.kept_runs import document_keys
@@ -59,6 +58,9 @@ from holodeck_lsp.server.run_results import field_ranges
 from holodeck_lsp.server.session import Session
 from holodeck_lsp.validation.diagnostics import Range
 from holodeck_lsp.validation.yaml.loader import load_yaml
+
+if TYPE_CHECKING:  # the history's reader loads on the kept runs' worker (kept_runs.py)
+    from holodeck_lsp.history.turn_standings import Standings
 
 TEST_ITEMS = "holodeck/testItems"
 FIELD_LOCATIONS = "holodeck/fieldLocations"

@@ -54,3 +54,19 @@ def test_serve_starts_the_server_without_loading_the_command_line() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_protocol_side_loads_no_models_before_its_first_request() -> None:
+    # The models (pydantic, the reports the kept runs' reader parses) are the validation
+    # worker's, or wait for a hover: on the protocol side they delayed the first
+    # diagnostics by a tenth of a second.
+    probe = (
+        "import sys\n"
+        "import holodeck_lsp.server.main\n"
+        "print(sorted(m for m in sys.modules"
+        " if m.startswith(('pydantic', 'holodeck_lsp.models', 'holodeck_lsp.runner'))"
+        " or m == 'holodeck_lsp.history.run_history'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "[]"
