@@ -1,7 +1,5 @@
-"""Reading one kept run (an EvalRun file of ours or of `holodeck test`): a file anyone can
-edit or swap, so it is read as a named file (a regular file, size-bounded), parsed by the
-model, and anything else is one sentence naming the file, never a crash (a document nested
-past the parser's depth included). Then the run's record: its metadata and per-turn
+"""Reading one kept run (an EvalRun file of ours or of `holodeck test`), as `model_files.py`
+reads any file anyone can edit or swap; then the run's record: its metadata and per-turn
 outcomes."""
 
 from __future__ import annotations
@@ -12,16 +10,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from holodeck_lsp.history.case_keys import case_keys
+from holodeck_lsp.history.model_files import parse_model, read_file_bytes
 from holodeck_lsp.history.pass_rule import parse_pass_rule, rule_passes
 from holodeck_lsp.history.report_environment import STOP_REASON, made_by, suite_positions
 from holodeck_lsp.history.run_records import FAILED, PASSED, SKIPPED, CaseRecord, HistoryRun
 from holodeck_lsp.models.eval_run import EvalRun
 from holodeck_lsp.models.test_result import TestResult
-from holodeck_lsp.named_files import NotReadable, read_bytes
-from holodeck_lsp.validation.yaml.path_text import format_path
 
 # A run file is a report (a 1,000-case x 4-turn one is about 9 MB, 100 MB with every
 # attempt of `--repeat 10`) and the agent's configuration: room for that, and no more.
@@ -34,23 +29,12 @@ class EvalRunError(Exception):
 
 def read_run_bytes(path: Path) -> bytes:
     """The bytes of a run file; raises EvalRunError."""
-    try:
-        return read_bytes(path, MAX_RUN_BYTES)
-    except NotReadable as exc:
-        why = "does not exist" if exc.problem == "missing" else exc.reason
-        raise EvalRunError(f"cannot read {path}: it {why}") from None
+    return read_file_bytes(path, MAX_RUN_BYTES, EvalRunError)
 
 
 def parse_eval_run(data: bytes, path: Path) -> EvalRun:
     """The run ``data`` (read from ``path``) holds; raises EvalRunError."""
-    try:
-        return EvalRun.model_validate_json(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False, include_input=False)[0]
-        where = format_path(first["loc"]) or "the document"
-        raise EvalRunError(f"{path} is not a kept run (EvalRun): {where}: {first['msg']}") from None
-    except RecursionError:
-        raise EvalRunError(f"{path} is nested too deeply to be read") from None
+    return parse_model(EvalRun, data, path, "a kept run (EvalRun)", EvalRunError)
 
 
 def read_eval_run(path: Path) -> EvalRun:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import ValidationError
+from holodeck_lsp.history.model_files import parse_model, read_file_bytes
 
 # Where each result sits in the suite, and who made the report: facts the history reads too.
 from holodeck_lsp.history.report_environment import CASE_INDEXES as CASE_INDEXES
@@ -18,8 +18,6 @@ from holodeck_lsp.history.report_environment import count as count
 from holodeck_lsp.history.report_environment import made_by as made_by
 from holodeck_lsp.history.report_environment import suite_positions as suite_positions
 from holodeck_lsp.models.test_result import TestReport
-from holodeck_lsp.named_files import NotReadable, read_bytes
-from holodeck_lsp.validation.yaml.path_text import format_path
 
 # A 1,000-case x 4-turn report is 9 MB; with `--repeat 10` it holds every attempt too,
 # about 100 MB. Room for that, not for a file that would take gigabytes to parse.
@@ -31,14 +29,5 @@ class ReportError(Exception):
 
 
 def read_report(path: Path) -> TestReport:
-    try:
-        data = read_bytes(path, MAX_REPORT_BYTES)
-    except NotReadable as exc:
-        why = "does not exist" if exc.problem == "missing" else exc.reason
-        raise ReportError(f"cannot read {path}: it {why}") from None
-    try:
-        return TestReport.model_validate_json(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False, include_input=False)[0]
-        where = format_path(first["loc"]) or "the document"
-        raise ReportError(f"{path} is not a test report: {where}: {first['msg']}") from None
+    data = read_file_bytes(path, MAX_REPORT_BYTES, ReportError)
+    return parse_model(TestReport, data, path, "a test report", ReportError)
