@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
+from tests.support.cli_runner import CliRunner
 
 runner = CliRunner()
 

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 from tests.conftest import FIXTURES
+from tests.support.cli_runner import CliRunner
 from tests.support.suites import suite
 
 runner = CliRunner()

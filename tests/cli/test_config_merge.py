@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
+from tests.support.cli_runner import CliRunner
 
 AGENT = """name: partial
 model:

@@ -12,9 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
+from tests.support.cli_runner import CliRunner
 
 TEN_ERRORS = """\
 # A suite with the ten common load errors, one each.

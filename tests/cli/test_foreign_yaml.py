@@ -7,14 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from holodeck_lsp.check.checker import CheckOptions, check_paths
 from holodeck_lsp.cli import app
 from holodeck_lsp.validation.file_kinds import looks_like_suite
 from holodeck_lsp.validation.validate import ValidationContext
 from holodeck_lsp.validation.yaml.loader import load_yaml
 from tests.conftest import CORPUS, FOREIGN_YAML
+from tests.support.cli_runner import CliRunner
 
 FOREIGN = sorted(p for p in FOREIGN_YAML.rglob("*") if p.suffix in (".yaml", ".yml"))
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
+from tests.support.cli_runner import CliRunner
 
 COMMANDS = ["check", "serve", "schema", "run", "merge"]
 PROGRAM = Path(sys.executable).with_name("holodeck-lsp")

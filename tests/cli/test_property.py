@@ -52,9 +52,8 @@ def test_random_text_never_raises(text: str) -> None:
 
 @given(mutated_fixture())
 def test_cli_exit_code_is_always_0_1_or_2(text: str) -> None:
-    from typer.testing import CliRunner
-
     from holodeck_lsp.cli import app
+    from tests.support.cli_runner import CliRunner
 
     result = CliRunner().invoke(
         app, ["check", "--no-user-config", "-", "--stdin-filename", "agent.yaml"], input=text

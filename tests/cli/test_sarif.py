@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import yaml
 from jsonschema import Draft4Validator
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 from tests.conftest import FIXTURES, REPO
+from tests.support.cli_runner import CliRunner
 
 SARIF_SCHEMA = json.loads(
     (REPO / "tests" / "data" / "sarif-2.1.0-rtm.4.json").read_text(encoding="utf-8")

@@ -7,12 +7,11 @@ import json
 from importlib.metadata import version
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from holodeck_lsp import __version__
 from holodeck_lsp.cli import app
 from tests.conftest import FIXTURES, REPO
 from tests.runner.helpers import ECHO, run_suite, write
+from tests.support.cli_runner import CliRunner
 
 SUITE = """\
 name: versioned

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 from holodeck_lsp.graders.isolated import import_grader
 from holodeck_lsp.graders.static import GraderLocation, Resolution, resolve_grader
+from tests.support.cli_runner import CliRunner
 
 MODULE = """\
 import os

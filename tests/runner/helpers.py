@@ -7,9 +7,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
 from holodeck_lsp.cli import app
+from tests.support.cli_runner import CliRunner
 
 # A `--agent` module whose agent replies with the message it gets, and reports token usage.
 ECHO = """

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft7Validator
-from typer.testing import CliRunner
 
 from holodeck_lsp.cli import app
 from holodeck_lsp.schema.generate import DRAFT_07, FILE_NAMES, KINDS, command, render
 from tests.conftest import REPO
+from tests.support.cli_runner import CliRunner
 
 SCHEMA_DIR = REPO / "schema"
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from holodeck_lsp.cli import app
+from tests.support.cli_runner import CliRunner
 
 AGENT = "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
 FIXABLE = "- input: q\n  ground_truth: 206588\n"  # the fix quotes the number

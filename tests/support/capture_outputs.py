@@ -48,8 +48,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
 from holodeck_lsp.cli import app
 from tests.differential.runner import suites as differential
 from tests.differential.runner.harness import Suite
@@ -64,6 +62,7 @@ from tests.runner.fake_model import (
     last_user_text,
     tool_results,
 )
+from tests.support.cli_runner import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKED = ["tests/fixtures", "examples", "tests/data/corpus"]
