@@ -6,7 +6,7 @@ from __future__ import annotations
 import compileall
 import gc
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,20 @@ def _no_user_config(
 ) -> None:
     """Tests never read the developer's own ~/.holodeck/config.yaml."""
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
+def _kept_beside_examples() -> list[Path]:
+    return sorted(REPO.glob("examples/*/results/**/*"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _examples_left_as_committed() -> Iterator[None]:
+    """No test keeps a run beside a committed example (`run` keeps every run in
+    `results/<slug>/` beside its agent): a test runs a copy, or passes --history-dir."""
+    before = _kept_beside_examples()
+    yield
+    added = sorted(set(_kept_beside_examples()) - set(before))
+    assert not added, f"tests kept runs beside the committed examples: {added}"
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

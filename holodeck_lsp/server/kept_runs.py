@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from holodeck_lsp.editing.outline import Symbol, suite_items
 from holodeck_lsp.history.case_keys import CaseKey, case_keys
 from holodeck_lsp.history.outcome_index import stamp
-from holodeck_lsp.history.results_folder import results_folder, run_files
+from holodeck_lsp.history.results_folder import RESULTS, results_folder, run_files
 from holodeck_lsp.hygiene.controls import visible
 from holodeck_lsp.hygiene.markdown import code_span
 from holodeck_lsp.named_files import NotReadable, read_text
@@ -81,6 +81,8 @@ class KeptRuns:
 
     def _for_agent(self, agent: Path, text: str | None) -> Standings | None:
         """On the worker: the records of the agent file (read from disk without ``text``)."""
+        if not (agent.parent / RESULTS).is_dir():  # no run kept: its name is not parsed
+            return None
         # Here, not at the top: the history's reader loads the report models (a tenth of a
         # second), which the server's way to its first diagnostics does not need.
         from holodeck_lsp.history.run_history import agent_name_in

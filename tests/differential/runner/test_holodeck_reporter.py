@@ -39,6 +39,8 @@ def test_holodeck_renders_the_example_report(holodeck_cli: Path, tmp_path: Path)
         report,
         "--no-user-config",
         "-q",
+        "--history-dir",  # the run is kept here, not beside the committed example
+        tmp_path / "history",
     )
     assert code == 0, err
     assert _render(holodeck_cli, report) == [{"file": str(report), "error": None}]
