@@ -3,7 +3,6 @@ Hypothesis profiles, and the bytecode every child interpreter of the suite reads
 
 from __future__ import annotations
 
-import compileall
 import gc
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -48,10 +47,9 @@ def pytest_configure(config: pytest.Config) -> None:
     chosen = config.getoption("--hypothesis-profile") or os.environ.get(PROFILE_VARIABLE)
     hypothesis.settings.load_profile(chosen or ("thorough" if slow_run else "fast"))
     if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
-        # Hundreds of child interpreters (servers, their workers, `holodeck-lsp` runs) import
-        # the package; under PYTHONDONTWRITEBYTECODE each would compile it afresh. Bytecode
-        # as `pip install` leaves it; unchanged modules are skipped.
-        compileall.compile_dir(REPO / "holodeck_lsp", quiet=1)
+        from tests.support import suite_bytecode
+
+        suite_bytecode.write(config, REPO / "holodeck_lsp", REPO / "tests")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
