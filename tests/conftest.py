@@ -89,7 +89,9 @@ def _no_user_config(
 
 
 def _kept_beside_examples() -> list[Path]:
-    return sorted(REPO.glob("examples/*/results/**/*"))
+    from holodeck_lsp.history.results_folder import RESULTS
+
+    return sorted(REPO.glob(f"examples/*/{RESULTS}/**/*"))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.suite_bytecode import rewritten_path, suite_modules
+
 TESTS = Path(__file__).resolve().parents[1]
 
 
@@ -16,8 +18,8 @@ def test_no_test_module_builds_the_click_command_per_invocation() -> None:
     typer_runner = re.compile(r"^\s*from typer\.testing import", re.MULTILINE)
     found = sorted(
         str(path.relative_to(TESTS))
-        for path in TESTS.rglob("*.py")
-        if "node_modules" not in path.parts and typer_runner.search(path.read_text("utf-8"))
+        for path in suite_modules(TESTS)
+        if typer_runner.search(path.read_text("utf-8"))
     )
     assert found == []
 
@@ -27,7 +29,5 @@ def test_this_module_was_rewritten_before_the_workers_started(
 ) -> None:
     if request.config.getoption("assertmode") != "rewrite":
         pytest.skip("asserts are not rewritten in this run")
-    from _pytest.assertion.rewrite import PYC_TAIL
-
-    cached = Path(__file__).parent / "__pycache__" / (Path(__file__).stem + PYC_TAIL)
+    cached = rewritten_path(Path(__file__))
     assert cached.is_file(), f"{cached} missing: suite_bytecode.py no longer fits pytest"

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import IO, Any
+from typing import Any
 
 import click
-import typer
 import typer.main
 from click.testing import CliRunner as ClickCliRunner
 from click.testing import Result
@@ -31,7 +30,6 @@ class CliRunner(ClickCliRunner):
         self,
         app: typer.Typer,
         args: str | Sequence[str] | None = None,
-        input: bytes | str | IO[Any] | None = None,
-        **extra: Any,
+        **extra: Any,  # click's: input, env, catch_exceptions, ...
     ) -> Result:
-        return super().invoke(_command(app), args=args, input=input, **extra)
+        return super().invoke(_command(app), args, **extra)

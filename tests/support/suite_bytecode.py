@@ -31,7 +31,7 @@ def write(config: pytest.Config, package: Path, tests: Path) -> None:
     compileall.compile_dir(package, quiet=1)
     patterns = [*config.getini("python_files"), "conftest.py"]
     rewritten = []
-    for path in _modules(tests):
+    for path in suite_modules(tests):
         if any(fnmatch(path.name, pattern) for pattern in patterns):
             rewritten.append(path)
         else:
@@ -39,22 +39,30 @@ def write(config: pytest.Config, package: Path, tests: Path) -> None:
     _rewrite(config, rewritten)
 
 
-def _modules(folder: Path) -> Iterator[Path]:
+def suite_modules(folder: Path) -> Iterator[Path]:
+    """The suite's Python files under ``folder`` (npm's installs, fixtures and vendored
+    files left out)."""
     for root, dirs, files in os.walk(folder):
         dirs[:] = [name for name in dirs if name not in _NOT_THE_SUITES]
         yield from (Path(root, name) for name in files if name.endswith(".py"))
 
 
+def rewritten_path(module: Path) -> Path:
+    """Where pytest keeps the rewritten code of a test module."""
+    from _pytest.assertion import rewrite
+
+    return rewrite.get_cache_dir(module) / (module.name[:-3] + rewrite.PYC_TAIL)
+
+
 def _rewrite(config: pytest.Config, modules: list[Path]) -> None:
     try:
         from _pytest.assertion import rewrite
-        from _pytest.assertion.rewrite import assertstate_key
 
-        state = config.stash[assertstate_key]
+        state = config.stash[rewrite.assertstate_key]
+        targets = [(module, rewritten_path(module)) for module in modules]
     except (ImportError, AttributeError, KeyError):  # another pytest; -p no:assertion
         return
-    for module in modules:
-        pyc = rewrite.get_cache_dir(module) / (module.name[:-3] + rewrite.PYC_TAIL)
+    for module, pyc in targets:
         if rewrite._read_pyc(module, pyc) is not None or not rewrite.try_makedirs(pyc.parent):
             continue
         source_hash, code = rewrite._rewrite_test(module, config)
